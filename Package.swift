@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "rds-gateway",
+    products: [
+        .library(name: "RDS", targets: ["RDS"]),
+        .library(name: "HTTP1", targets: ["HTTP1"]),
+        .library(name: "RDSTesting", targets: ["RDSTesting"]),
+        .executable(name: "rds-gateway", targets: ["rds-gateway"]),
+    ],
+    targets: [
+        .target(name: "RDS"),
+        .target(name: "HTTP1"),
+        .target(name: "Gateway", dependencies: ["RDS", "HTTP1"]),
+        .target(name: "RDSTesting", dependencies: ["RDS"]),
+        .executableTarget(name: "rds-gateway", dependencies: ["Gateway"]),
+        .testTarget(name: "RDSTests", dependencies: ["RDS", "RDSTesting"]),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "RDS", "HTTP1", "RDSTesting"]),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
+}

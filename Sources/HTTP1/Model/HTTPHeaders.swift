@@ -1,0 +1,66 @@
+/// An ordered list of header fields with case-insensitive name lookup.
+///
+/// Order and repeated names are kept as received; names keep their original spelling.
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in order.
+    public private(set) var fields: [(name: String, value: String)]
+
+    /// Creates headers from fields.
+    public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
+
+    /// Creates headers from a literal.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value for `name` (case-insensitive); setting replaces every field of that name,
+    /// and `nil` removes them.
+    public subscript(name: String) -> String? {
+        get { fields.first { Self.equalsIgnoringCase($0.name, name) }?.value }
+        set {
+            remove(name)
+            if let newValue { fields.append((name: name, value: newValue)) }
+        }
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.equalsIgnoringCase($0.name, name) }.map(\.value)
+    }
+
+    /// Appends a field, keeping earlier ones of the same name.
+    public mutating func add(name: String, value: String) { fields.append((name: name, value: value)) }
+
+    /// Removes every field named `name`.
+    public mutating func remove(_ name: String) { fields.removeAll { Self.equalsIgnoringCase($0.name, name) } }
+
+    /// `true` when a field named `name` is present.
+    public func contains(_ name: String) -> Bool { fields.contains { Self.equalsIgnoringCase($0.name, name) } }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Iterates over the fields in order.
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    /// Compares names and values in order; names ignore case.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { equalsIgnoringCase($0.name, $1.name) && $0.value == $1.value }
+    }
+
+    /// Hashes lower-cased names and values.
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name.lowercased())
+            hasher.combine(field.value)
+        }
+    }
+
+    /// ASCII case-insensitive comparison of two header names.
+    static func equalsIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
+        let (a, b) = (lhs.utf8, rhs.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+    }
+}

@@ -1,0 +1,38 @@
+/// An HTTP request: what the server hands to a handler, and what the client sends.
+public struct HTTPRequest: Sendable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The request target exactly as sent, e.g. `/weather/london?units=metric`.
+    public var target: String
+    /// The protocol version.
+    public var version: HTTPVersion
+    /// The header fields.
+    public var headers: HTTPHeaders
+    /// The body, de-chunked.
+    public var body: [UInt8]
+    /// The peer's address (e.g. `127.0.0.1` or `::1`), set by the server; `nil` for outgoing requests.
+    public var remoteAddress: String?
+
+    /// Creates a request.
+    public init(
+        method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:],
+        body: [UInt8] = [], remoteAddress: String? = nil
+    ) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The target's path, before any `?`.
+    public var path: Substring {
+        target.firstIndex(of: "?").map { target[..<$0] } ?? target[...]
+    }
+
+    /// The target's query, after the first `?`, or `nil` when there is none.
+    public var query: Substring? {
+        target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
+    }
+}

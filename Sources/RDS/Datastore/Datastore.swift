@@ -1,0 +1,21 @@
+/// Keyed, TTL-aware storage: the only place where RDS keeps state.
+///
+/// Repositories call these methods; implementations must be safe to call from many tasks at once.
+/// A `get` returns stale entries too: deciding what is fresh is the repository's job.
+public protocol Datastore<Key, Value>: Sendable {
+    /// The key type.
+    associatedtype Key: Hashable & Sendable
+    /// The stored value type.
+    associatedtype Value: Sendable
+
+    /// Returns the entry for `key`, fresh or stale, or `nil` on a miss.
+    /// - Throws: ``DatastoreError`` when the store itself fails (a corrupt entry is a miss, not an error).
+    func get(_ key: Key) async throws -> CacheEntry<Value>?
+    /// Stores `entry` under `key`, replacing any previous entry.
+    /// - Throws: ``DatastoreError``; the previous entry is then left as it was.
+    func save(_ entry: CacheEntry<Value>, for key: Key) async throws
+    /// Removes the entry for `key`, if any.
+    func delete(_ key: Key) async throws
+    /// Removes every entry.
+    func deleteAll() async throws
+}

@@ -1,0 +1,12 @@
+/// A minimal structured logger, injected wherever something logs.
+///
+/// Implementations must be cheap when `level` is below their threshold. Callers never put
+/// secrets into `event` or `fields`.
+public protocol Logger: Sendable {
+    /// Records one event.
+    /// - Parameters:
+    ///   - level: How important the event is.
+    ///   - event: A short, stable event name such as `fetch_failed`.
+    ///   - fields: Structured context.
+    func log(_ level: LogLevel, _ event: String, _ fields: [String: LogValue])
+}

@@ -1,0 +1,20 @@
+/// A stateless gateway to the source of truth: get, save and delete one resource.
+///
+/// Repositories call it; it never caches. Failures are thrown as ``ServiceError`` wrapping
+/// whatever the transport threw. Implementations honour task cancellation.
+public protocol Service<Key, Value>: Sendable {
+    /// The key type.
+    associatedtype Key: Hashable & Sendable
+    /// The value type.
+    associatedtype Value: Sendable
+
+    /// Fetches the resource; with `validators`, asks only for a changed value.
+    /// - Throws: ``ServiceError``.
+    func get(_ key: Key, ifChangedFrom validators: Validators?) async throws -> ServiceResponse<Value>
+    /// Writes `value` to the resource.
+    /// - Throws: ``ServiceError``.
+    func save(_ value: Value, for key: Key) async throws -> WriteResult<Value>
+    /// Deletes the resource.
+    /// - Throws: ``ServiceError``.
+    func delete(_ key: Key) async throws -> WriteResult<Value>
+}
