@@ -118,7 +118,9 @@ public final class GatewayMetrics: Sendable {
     public func observeCache(
         repository: String, level: String, statistics: @escaping @Sendable () -> DatastoreStatistics
     ) {
-        cacheEntries.addReader { [MetricReading(labelValues: [repository, level], value: Double(statistics().entries))] }
+        cacheEntries.addReader {
+            [MetricReading(labelValues: [repository, level], value: Double(statistics().entries))]
+        }
         cacheBytes.addReader { [MetricReading(labelValues: [repository, level], value: Double(statistics().bytes))] }
         cacheEvictions.addReader {
             [MetricReading(labelValues: [repository, level], value: Double(statistics().evictions))]

@@ -59,7 +59,10 @@ public enum PrometheusTextRenderer {
     }
 
     private static func escape(_ text: String, quotes: Bool) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") || (quotes && $0 == UInt8(ascii: "\"")) })
+        guard
+            text.utf8.contains(where: {
+                $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") || (quotes && $0 == UInt8(ascii: "\""))
+            })
         else { return text }
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 8)
@@ -77,7 +80,8 @@ public enum PrometheusTextRenderer {
     private static func isValidName(_ name: String, allowingColon: Bool) -> Bool {
         guard let first = name.utf8.first else { return false }
         func isLetter(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || byte == UInt8(ascii: "_") || (allowingColon && byte == UInt8(ascii: ":"))
         }
         return isLetter(first)

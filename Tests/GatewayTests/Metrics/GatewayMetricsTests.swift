@@ -26,7 +26,8 @@ struct GatewayMetricsTests {
         #expect(lookups.samples.map { $0.labels["result"] } == ["bypass", "hit", "miss", "revalidated", "stale"])
         #expect(lookups.samples.allSatisfy { $0.value == 0 })
         #expect(value(in: families, "rds_gateway_cache_bytes", ["repository": "weather", "level": "memory"]) == 512)
-        #expect(value(in: families, "rds_gateway_cache_evictions_total", ["repository": "weather", "level": "memory"]) == 1)
+        #expect(
+            value(in: families, "rds_gateway_cache_evictions_total", ["repository": "weather", "level": "memory"]) == 1)
         #expect(value(in: families, "rds_gateway_open_connections", [:]) == 3)
     }
 
@@ -48,11 +49,13 @@ struct GatewayMetricsTests {
 
         #expect(value(in: families, "rds_gateway_cache_lookups_total", weather.merging(["result": "hit"]) { $1 }) == 3)
         #expect(value(in: families, "rds_gateway_cache_lookups_total", weather.merging(["result": "miss"]) { $1 }) == 1)
-        #expect(value(in: families, "rds_gateway_cache_lookups_total", weather.merging(["result": "stale"]) { $1 }) == 1)
+        #expect(
+            value(in: families, "rds_gateway_cache_lookups_total", weather.merging(["result": "stale"]) { $1 }) == 1)
         #expect(value(in: families, "rds_gateway_cache_coalesced_waiters_total", weather) == 1)
         #expect(value(in: families, "rds_gateway_upstream_requests_total", ["service": "demo"]) == 2)
         #expect(
-            value(in: families, "rds_gateway_upstream_errors_total", ["service": "demo", "code": "upstream_timeout"]) == 1)
+            value(in: families, "rds_gateway_upstream_errors_total", ["service": "demo", "code": "upstream_timeout"])
+                == 1)
         let ok = ["route": "/weather/{city}", "method": "GET", "status": "200"]
         #expect(value(in: families, "rds_gateway_http_requests_total", ok) == 2)
         #expect(value(in: families, "rds_gateway_http_requests_total", ok.merging(["status": "504"]) { $1 }) == 1)

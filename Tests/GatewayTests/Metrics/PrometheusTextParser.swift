@@ -28,7 +28,9 @@ struct PrometheusTextParser {
     /// Parses `text` into families in order, or throws the first violation.
     static func parse(_ text: String) throws -> [Family] {
         var parser = PrometheusTextParser()
-        guard text.isEmpty || text.hasSuffix("\n") else { throw Failure(line: 0, message: "text must end with a newline") }
+        guard text.isEmpty || text.hasSuffix("\n") else {
+            throw Failure(line: 0, message: "text must end with a newline")
+        }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         for (index, line) in lines.enumerated() {
             parser.lineNumber = index + 1
@@ -69,7 +71,9 @@ struct PrometheusTextParser {
         } else {
             guard parts.count == 4, Self.types.contains(parts[3]) else { throw fail("bad TYPE line: \(line)") }
             try finishFamily()
-            if let pendingHelp, pendingHelp.name != name { throw fail("HELP for \(pendingHelp.name) precedes TYPE of \(name)") }
+            if let pendingHelp, pendingHelp.name != name {
+                throw fail("HELP for \(pendingHelp.name) precedes TYPE of \(name)")
+            }
             guard seenNames.insert(name).inserted else { throw fail("family \(name) declared twice") }
             current = Family(name: name, help: pendingHelp?.help, type: parts[3], samples: [])
             pendingHelp = nil
@@ -116,7 +120,9 @@ struct PrometheusTextParser {
                 guard labels[labelName] == nil else { throw fail("label \(labelName) repeated") }
                 labels[labelName] = try Self.unescape(raw, allowQuote: true, line: lineNumber)
                 labelOrder.append(labelName)
-                if rest.first == "," { rest = rest.dropFirst() } else if rest.first != "}" {
+                if rest.first == "," {
+                    rest = rest.dropFirst()
+                } else if rest.first != "}" {
                     throw fail("expected , or } after label \(labelName)")
                 }
             }
@@ -128,7 +134,8 @@ struct PrometheusTextParser {
             throw fail("bad value in: \(line)")
         }
         if fields.count == 2, Int64(fields[1]) == nil { throw fail("bad timestamp in: \(line)") }
-        let seriesKey = name + "{" + labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        let seriesKey =
+            name + "{" + labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         guard seenSeries.insert(seriesKey).inserted else { throw fail("series repeated: \(seriesKey)") }
         if family.type == "counter", value.isNaN || value < 0 { throw fail("counter \(name) is \(value)") }
         if family.type == "histogram" {
@@ -169,19 +176,25 @@ struct PrometheusTextParser {
                 guard let le = bucket.labels["le"], let bound = parseValue(Substring(le)), !bound.isNaN else {
                     throw Failure(line: line, message: "\(family.name){\(key)}: bad le")
                 }
-                guard bound > previousBound else { throw Failure(line: line, message: "\(family.name){\(key)}: le not ascending") }
+                guard bound > previousBound else {
+                    throw Failure(line: line, message: "\(family.name){\(key)}: le not ascending")
+                }
                 guard bucket.value >= previousCount else {
                     throw Failure(line: line, message: "\(family.name){\(key)}: bucket counts not cumulative")
                 }
                 previousBound = bound
                 previousCount = bucket.value
             }
-            guard previousBound == .infinity else { throw Failure(line: line, message: "\(family.name){\(key)}: no +Inf bucket") }
+            guard previousBound == .infinity else {
+                throw Failure(line: line, message: "\(family.name){\(key)}: no +Inf bucket")
+            }
             guard let count = samples.first(where: { $0.name == family.name + "_count" }),
                 samples.contains(where: { $0.name == family.name + "_sum" })
             else { throw Failure(line: line, message: "\(family.name){\(key)}: _sum or _count missing") }
             guard count.value == previousCount else {
-                throw Failure(line: line, message: "\(family.name){\(key)}: +Inf bucket \(previousCount) != _count \(count.value)")
+                throw Failure(
+                    line: line, message: "\(family.name){\(key)}: +Inf bucket \(previousCount) != _count \(count.value)"
+                )
             }
         }
     }

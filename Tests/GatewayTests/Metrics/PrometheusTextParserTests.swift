@@ -20,8 +20,10 @@ struct PrometheusTextParserTests {
         ("# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_sum 1\nh_count 1\n", "no +Inf bucket"),
         ("# TYPE h histogram\nh_bucket{le=\"+Inf\"} 2\nh_sum 1\nh_count 1\n", "!= _count"),
         ("# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n", "_sum or _count missing"),
-        ("# TYPE h histogram\nh_bucket{le=\"2\"} 1\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 1\nh_sum 1\nh_count 1\n",
-            "le not ascending"),
+        (
+            "# TYPE h histogram\nh_bucket{le=\"2\"} 1\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 1\nh_sum 1\nh_count 1\n",
+            "le not ascending"
+        ),
     ])
     func parse_RejectsMalformedText(text: String, reason: String) {
         #expect {

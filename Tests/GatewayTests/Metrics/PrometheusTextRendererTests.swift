@@ -19,7 +19,8 @@ struct PrometheusTextRendererTests {
 
     @Test func render_WritesCumulativeBucketsInfinitySumAndCount() throws {
         let registry = MetricsRegistry()
-        let family = registry.histogram("latency_seconds", help: "Latency.", labels: PathLabels.self, buckets: [0.1, 1, 0.5])
+        let family = registry.histogram(
+            "latency_seconds", help: "Latency.", labels: PathLabels.self, buckets: [0.1, 1, 0.5])
         let histogram = family.labels(PathLabels(path: "/a"))
         for value in [0.05, 0.1, 0.3, 0.7, 2.0] { histogram.observe(value) }
 
