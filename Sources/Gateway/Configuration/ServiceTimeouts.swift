@@ -1,7 +1,7 @@
 import Foundation
 
 /// How long the gateway waits for an upstream, in seconds.
-public struct UpstreamTimeouts: Sendable, Equatable, Decodable {
+public struct ServiceTimeouts: Sendable, Equatable, Decodable {
     /// Until the connection is open.
     public var connect: TimeInterval
     /// Until the first byte of the answer arrives.
@@ -22,7 +22,7 @@ public struct UpstreamTimeouts: Sendable, Equatable, Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = UpstreamTimeouts()
+        let defaults = ServiceTimeouts()
         connect = try container.decodeIfPresent(TimeInterval.self, forKey: .connect) ?? defaults.connect
         firstByte = try container.decodeIfPresent(TimeInterval.self, forKey: .firstByte) ?? defaults.firstByte
         total = try container.decodeIfPresent(TimeInterval.self, forKey: .total) ?? defaults.total
