@@ -40,23 +40,13 @@ enum DemoResponse {
         _ body: [UInt8], contentType: String, etag: String, maxAge: Int, status: Int, request: HTTPRequest
     ) -> HTTPResponse {
         let headers: HTTPHeaders = ["Cache-Control": "max-age=\(maxAge)", "ETag": etag]
-        if request.method == .get || request.method == .head,
-            let candidates = request.headers["If-None-Match"], matches(candidates, etag)
-        {
+        let isRead = request.method == .get || request.method == .head
+        if isRead, ConditionalRequest.isNotModified(request.headers, etag: etag, lastModified: nil) {
             return HTTPResponse(status: 304, headers: headers)
         }
         var full = headers
         full["Content-Type"] = contentType
         return HTTPResponse(status: status, headers: full, bytes: body)
-    }
-
-    /// `true` when the `If-None-Match` list holds `etag` (weak comparison) or `*`.
-    static func matches(_ list: String, _ etag: String) -> Bool {
-        let opaque = { (tag: Substring) in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
-        return list.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)[...]
-            return tag == "*" || opaque(tag) == opaque(etag[...])
-        }
     }
 
     /// A strong ETag from the body's FNV-1a hash.
