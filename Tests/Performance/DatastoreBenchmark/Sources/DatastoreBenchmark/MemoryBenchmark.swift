@@ -44,6 +44,15 @@ enum MemoryBenchmark {
         }
         print("  get                \(Measurement.grouped(gets)) ops/s  (\(tasks) tasks; \(hits) hits)")
 
+        let peeks = await Measurement.rate(operations: tasks * operationsPerTask) {
+            DispatchQueue.concurrentPerform(iterations: tasks) { task in
+                for step in 0..<operationsPerTask {
+                    _ = store.peek(keys[(step &* 7_919 &+ task &* 31) % entryCount])
+                }
+            }
+        }
+        print("  peek (sync)        \(Measurement.grouped(peeks)) ops/s  (\(tasks) threads)")
+
         let values = (0..<1_000).map { [UInt8](repeating: UInt8(truncatingIfNeeded: $0), count: valueSize) }
         let saves = await Measurement.rate(operations: tasks * operationsPerTask) {
             await withTaskGroup(of: Void.self) { group in
