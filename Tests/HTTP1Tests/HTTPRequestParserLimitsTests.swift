@@ -8,15 +8,16 @@ struct HTTPRequestParserLimitsTests {
         "GET /" + String(repeating: "a", count: length - 14) + " HTTP/1.1"
     }
 
-    static func outcomes(_ raw: String, _ limits: HTTPParserLimits) -> [(String, FeedOutcome)] {
-        HTTPRequestParserTests.allFeedings(Array(raw.utf8), limits: limits)
+    static func outcomes(_ raw: String, _ limits: HTTPParserLimits) -> [(String, ParserFeed.Outcome<ParsedRequest>)] {
+        ParserFeed.requests(Array(raw.utf8), limits: limits)
     }
 
     @Test func parse_AcceptsRequestLine_WhenExactlyAtLimit() {
         let line = Self.requestLine(length: 40)
         #expect(line.utf8.count == 40)
-        for (feeding, outcome) in Self.outcomes(line + "\r\nHost: x\r\n\r\n", HTTPParserLimits(maxRequestLineBytes: 40)) {
-            #expect(outcome.requests.map(\.target) == ["/" + String(repeating: "a", count: 26)], "\(feeding)")
+        for (feeding, outcome) in Self.outcomes(line + "\r\nHost: x\r\n\r\n", HTTPParserLimits(maxRequestLineBytes: 40))
+        {
+            #expect(outcome.messages.map(\.target) == ["/" + String(repeating: "a", count: 26)], "\(feeding)")
         }
     }
 
@@ -46,8 +47,10 @@ struct HTTPRequestParserLimitsTests {
     @Test func parse_AcceptsHeaderSection_WhenExactlyAtLimit() {
         let section = Self.headerSection(size: 100)
         #expect(section.utf8.count == 100)
-        for (feeding, outcome) in Self.outcomes("GET / HTTP/1.1\r\n" + section, HTTPParserLimits(maxHeaderSectionBytes: 100)) {
-            #expect(outcome.requests.count == 1, "\(feeding)")
+        for (feeding, outcome) in Self.outcomes(
+            "GET / HTTP/1.1\r\n" + section, HTTPParserLimits(maxHeaderSectionBytes: 100))
+        {
+            #expect(outcome.messages.count == 1, "\(feeding)")
             #expect(outcome.error == nil, "\(feeding)")
         }
     }
@@ -65,7 +68,7 @@ struct HTTPRequestParserLimitsTests {
 
     @Test func parse_AcceptsHeaders_WhenCountExactlyAtLimit() {
         for (feeding, outcome) in Self.outcomes(Self.request(fieldCount: 5), HTTPParserLimits(maxHeaderCount: 5)) {
-            #expect(outcome.requests.map(\.headers.count) == [5], "\(feeding)")
+            #expect(outcome.messages.map(\.headers.count) == [5], "\(feeding)")
         }
     }
 
@@ -84,20 +87,22 @@ struct HTTPRequestParserLimitsTests {
 
     @Test(arguments: [10, 11])
     func parse_EnforcesBodyLimit_WithContentLength(_ length: Int) {
-        let raw = "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\n" + String(repeating: "b", count: length)
+        let raw =
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\n" + String(repeating: "b", count: length)
         for (feeding, outcome) in Self.outcomes(raw, HTTPParserLimits(maxBodyBytes: 10)) {
             #expect(outcome.error == (length > 10 ? "413 body_too_large" : nil), "\(feeding)")
-            #expect(outcome.requests.map(\.body.count) == (length > 10 ? [] : [length]), "\(feeding)")
+            #expect(outcome.messages.map(\.body.count) == (length > 10 ? [] : [length]), "\(feeding)")
         }
     }
 
     @Test(arguments: [10, 11])
     func parse_EnforcesBodyLimit_WithChunks(_ length: Int) {
-        let raw = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let raw =
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "4\r\nbbbb\r\n\(String(length - 4, radix: 16))\r\n\(String(repeating: "c", count: length - 4))\r\n0\r\n\r\n"
         for (feeding, outcome) in Self.outcomes(raw, HTTPParserLimits(maxBodyBytes: 10)) {
             #expect(outcome.error == (length > 10 ? "413 body_too_large" : nil), "\(feeding)")
-            #expect(outcome.requests.map(\.body.count) == (length > 10 ? [] : [length]), "\(feeding)")
+            #expect(outcome.messages.map(\.body.count) == (length > 10 ? [] : [length]), "\(feeding)")
         }
     }
 }

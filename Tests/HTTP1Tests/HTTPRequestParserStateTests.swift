@@ -3,7 +3,8 @@ import Testing
 
 /// The parser's signals to the server between reads: body in progress, `100 Continue`, failure.
 struct HTTPRequestParserStateTests {
-    static let expectHead = Array("PUT /n HTTP/1.1\r\nHost: x\r\nExpect: 100-Continue\r\nContent-Length: 4\r\n\r\n".utf8)
+    static let expectHead = Array(
+        "PUT /n HTTP/1.1\r\nHost: x\r\nExpect: 100-Continue\r\nContent-Length: 4\r\n\r\n".utf8)
 
     @Test func takeContinueExpectation_IsTrueOnce_WhenHeadAsksAndBodyMissing() {
         var parser = HTTPRequestParser()

@@ -17,12 +17,12 @@ struct RequestCase: Sendable, CustomTestStringConvertible {
         RequestCase(name: name, raw: raw, requests: requests)
     }
 
-    static func invalid(_ name: String, _ raw: String, _ error: String, limits: HTTPParserLimits = .init()) -> RequestCase {
+    static func invalid(_ name: String, _ raw: String, _ error: String, limits: HTTPParserLimits = .init())
+        -> RequestCase
+    {
         RequestCase(name: name, raw: raw, error: error, limits: limits)
     }
 }
-
-extension ParsedRequest: @unchecked Sendable {}
 
 struct HTTPRequestParserTests {
     static let validCases: [RequestCase] = [
@@ -49,10 +49,12 @@ struct HTTPRequestParserTests {
             "leading empty line skipped", "\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n",
             ParsedRequest("GET", "/", ["Host: x"])),
         .valid(
-            "identical duplicate Content-Lengths", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\nab",
+            "identical duplicate Content-Lengths",
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\nab",
             ParsedRequest("POST", "/", ["Host: x", "Content-Length: 2, 2", "Content-Length: 2"], "ab")),
         .valid(
-            "value whitespace trimmed, inner kept, obs-text kept", "GET / HTTP/1.1\r\nHost:x\r\nA: \t b  c \t\r\nB:\r\nC: caf\u{e9}\r\n\r\n",
+            "value whitespace trimmed, inner kept, obs-text kept",
+            "GET / HTTP/1.1\r\nHost:x\r\nA: \t b  c \t\r\nB:\r\nC: caf\u{e9}\r\n\r\n",
             ParsedRequest("GET", "/", ["Host: x", "A: b  c", "B: ", "C: caf\u{e9}"])),
         .valid(
             "Content-Length 0 with Expect completes at once",
@@ -68,63 +70,103 @@ struct HTTPRequestParserTests {
     ]
 
     static let invalidCases: [RequestCase] = [
-        .invalid("Content-Length with Transfer-Encoding",
+        .invalid(
+            "Content-Length with Transfer-Encoding",
             "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
             "400 content_length_with_transfer_encoding"),
-        .invalid("differing Content-Lengths", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
+        .invalid(
+            "differing Content-Lengths",
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
             "400 content_length_conflict"),
-        .invalid("differing Content-Length list", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1, 2\r\n\r\nab",
+        .invalid(
+            "differing Content-Length list", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1, 2\r\n\r\nab",
             "400 content_length_conflict"),
-        .invalid("Content-Length with a sign", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +1\r\n\r\na",
+        .invalid(
+            "Content-Length with a sign", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +1\r\n\r\na",
             "400 invalid_content_length"),
-        .invalid("Content-Length not a number", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1a\r\n\r\na",
+        .invalid(
+            "Content-Length not a number", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1a\r\n\r\na",
             "400 invalid_content_length"),
-        .invalid("Content-Length empty", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\r\n", "400 invalid_content_length"),
-        .invalid("Content-Length empty list element", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1,,1\r\n\r\na",
+        .invalid(
+            "Content-Length empty", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\r\n",
             "400 invalid_content_length"),
-        .invalid("Content-Length overflowing", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+        .invalid(
+            "Content-Length empty list element", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1,,1\r\n\r\na",
+            "400 invalid_content_length"),
+        .invalid(
+            "Content-Length overflowing",
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n",
             "413 body_too_large"),
-        .invalid("gzip coding", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", "501 unsupported_transfer_coding"),
-        .invalid("gzip before chunked", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+        .invalid(
+            "gzip coding", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
             "501 unsupported_transfer_coding"),
-        .invalid("chunked with parameters", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked;q=1\r\n\r\n",
+        .invalid(
+            "gzip before chunked", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
             "501 unsupported_transfer_coding"),
-        .invalid("chunked twice", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+        .invalid(
+            "chunked with parameters", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked;q=1\r\n\r\n",
+            "501 unsupported_transfer_coding"),
+        .invalid(
+            "chunked twice",
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
             "400 invalid_transfer_encoding"),
-        .invalid("empty Transfer-Encoding", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \r\n\r\n",
+        .invalid(
+            "empty Transfer-Encoding", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \r\n\r\n",
             "400 invalid_transfer_encoding"),
-        .invalid("Transfer-Encoding in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        .invalid(
+            "Transfer-Encoding in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
             "400 invalid_transfer_encoding"),
-        .invalid("chunk size not hex", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        .invalid(
+            "chunk size not hex", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
             "400 invalid_chunk_size"),
-        .invalid("chunk size empty", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n\r\n",
+        .invalid(
+            "chunk size empty", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n\r\n",
             "400 invalid_chunk_size"),
-        .invalid("chunk size with sign", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n",
+        .invalid(
+            "chunk size with sign", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n",
             "400 invalid_chunk_size"),
-        .invalid("chunk size with 0x", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\n",
+        .invalid(
+            "chunk size with 0x", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\n",
             "400 invalid_chunk_size"),
-        .invalid("chunk size overflowing", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000\r\n",
+        .invalid(
+            "chunk size overflowing",
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000\r\n",
             "400 invalid_chunk_size"),
-        .invalid("chunk size with trailing space", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 \r\nhello\r\n",
+        .invalid(
+            "chunk size with trailing space",
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 \r\nhello\r\n",
             "400 invalid_chunk_size"),
-        .invalid("chunk extension with a bare CR", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;a\rb\r\n",
+        .invalid(
+            "chunk extension with a bare CR",
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;a\rb\r\n",
             "400 bare_cr"),
-        .invalid("chunk data longer than its size", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n",
+        .invalid(
+            "chunk data longer than its size",
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n",
             "400 invalid_chunk"),
-        .invalid("chunk data without CRLF", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\n0\r\n\r\n",
+        .invalid(
+            "chunk data without CRLF",
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\n0\r\n\r\n",
             "400 invalid_chunk"),
-        .invalid("chunk larger than the body limit", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n100001\r\n",
+        .invalid(
+            "chunk larger than the body limit",
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n100001\r\n",
             "413 body_too_large"),
-        .invalid("trailer with whitespace before colon",
-            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA : b\r\n\r\n", "400 whitespace_before_colon"),
-        .invalid("whitespace before colon", "GET / HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\n", "400 whitespace_before_colon"),
+        .invalid(
+            "trailer with whitespace before colon",
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA : b\r\n\r\n",
+            "400 whitespace_before_colon"),
+        .invalid(
+            "whitespace before colon", "GET / HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\n",
+            "400 whitespace_before_colon"),
         .invalid("tab before colon", "GET / HTTP/1.1\r\nHost\t: x\r\n\r\n", "400 whitespace_before_colon"),
         .invalid("space inside a name", "GET / HTTP/1.1\r\nHost: x\r\nA B: c\r\n\r\n", "400 invalid_field_name"),
         .invalid("empty name", "GET / HTTP/1.1\r\nHost: x\r\n: c\r\n\r\n", "400 invalid_field_name"),
         .invalid("no colon", "GET / HTTP/1.1\r\nHost: x\r\nabc\r\n\r\n", "400 invalid_field_name"),
         .invalid("NUL in a name", "GET / HTTP/1.1\r\nHost: x\r\nA\u{0}: c\r\n\r\n", "400 invalid_field_name"),
         .invalid("obs-fold", "GET / HTTP/1.1\r\nHost: x\r\nA: b\r\n c\r\n\r\n", "400 obsolete_line_folding"),
-        .invalid("obs-fold with a tab", "GET / HTTP/1.1\r\nHost: x\r\nA: b\r\n\tc\r\n\r\n", "400 obsolete_line_folding"),
+        .invalid(
+            "obs-fold with a tab", "GET / HTTP/1.1\r\nHost: x\r\nA: b\r\n\tc\r\n\r\n", "400 obsolete_line_folding"),
         .invalid("bare CR in a value", "GET / HTTP/1.1\r\nHost: x\r\nA: b\rc\r\n\r\n", "400 bare_cr"),
         .invalid("bare CR in the request line", "GET /\r HTTP/1.1\r\nHost: x\r\n\r\n", "400 bare_cr"),
         .invalid("bare LF ending a field", "GET / HTTP/1.1\r\nHost: x\nA: b\r\n\r\n", "400 bare_lf"),
@@ -151,17 +193,17 @@ struct HTTPRequestParserTests {
 
     @Test(arguments: validCases)
     func parse_ReturnsRequests_WhenValidAtAnySplit(_ row: RequestCase) {
-        let expected = FeedOutcome(requests: row.requests)
-        for (feeding, outcome) in Self.allFeedings(Array(row.raw.utf8), limits: row.limits) {
+        let expected = ParserFeed.Outcome(messages: row.requests)
+        for (feeding, outcome) in ParserFeed.requests(Array(row.raw.utf8), limits: row.limits) {
             #expect(outcome == expected, "\(feeding)")
         }
     }
 
     @Test(arguments: invalidCases)
     func parse_ReturnsError_WhenInvalidAtAnySplit(_ row: RequestCase) {
-        for (feeding, outcome) in Self.allFeedings(Array(row.raw.utf8), limits: row.limits) {
+        for (feeding, outcome) in ParserFeed.requests(Array(row.raw.utf8), limits: row.limits) {
             #expect(outcome.error == row.error, "\(feeding)")
-            #expect(outcome.requests.isEmpty, "\(feeding)")
+            #expect(outcome.messages.isEmpty, "\(feeding)")
         }
     }
 }

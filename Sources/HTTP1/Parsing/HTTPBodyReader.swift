@@ -30,7 +30,8 @@ struct HTTPBodyReader: Sendable {
             guard buffer.count - start <= limits.maxBodyBytes else {
                 return .invalid(
                     HTTPParseError(
-                        status: 413, code: .bodyTooLarge, message: "The body is larger than \(limits.maxBodyBytes) bytes."))
+                        status: 413, code: .bodyTooLarge,
+                        message: "The body is larger than \(limits.maxBodyBytes) bytes."))
             }
             guard endOfStream else { return .incomplete }
             return .complete(Self.bytes(buffer, start..<buffer.count), end: buffer.count)

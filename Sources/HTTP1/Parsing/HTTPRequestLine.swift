@@ -35,6 +35,7 @@ struct HTTPRequestLine: HTTPStartLine {
 
     private static func invalidTarget(_ line: UnsafeRawBufferPointer) -> HTTPParseError {
         HTTPLine.unexpectedByte(
-            in: line, otherwise: .badRequest(.invalidTarget, "The target is empty or holds a byte outside visible ASCII."))
+            in: line,
+            otherwise: .badRequest(.invalidTarget, "The target is empty or holds a byte outside visible ASCII."))
     }
 }
