@@ -6,7 +6,7 @@ import Testing
 
 struct FreshnessPolicyTests {
     static let now = Date(timeIntervalSince1970: 1_767_225_600)
-    static let date = HTTPDate.format(now)
+    static let date = HTTPDate.text(now)
 
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
@@ -45,7 +45,7 @@ struct FreshnessPolicyTests {
              expected: Freshness(lifetime: 9)),
         Case(name: "302 with public", status: 302, headers: ["Cache-Control": "public"],
              expected: Freshness()),
-        Case(name: "307 with Expires", status: 307, headers: ["Date": date, "Expires": HTTPDate.format(now + 90)],
+        Case(name: "307 with Expires", status: 307, headers: ["Date": date, "Expires": HTTPDate.text(now + 90)],
              expected: Freshness(lifetime: 90)),
         Case(name: "no-cache on 302 is not explicit freshness", status: 302, headers: ["Cache-Control": "no-cache"],
              expected: Freshness(lifetime: 0, isStorable: false, mustRevalidate: true)),
@@ -55,14 +55,14 @@ struct FreshnessPolicyTests {
         Case(name: "s-maxage over max-age", headers: ["Cache-Control": "max-age=60, s-maxage=10"],
              expected: Freshness(lifetime: 10, mustRevalidate: true)),
         Case(name: "max-age over Expires", headers: ["Cache-Control": "max-age=60", "Date": date,
-                                                     "Expires": HTTPDate.format(now + 600)],
+                                                     "Expires": HTTPDate.text(now + 600)],
              expected: Freshness(lifetime: 60)),
-        Case(name: "Expires minus Date", headers: ["Date": HTTPDate.format(now - 100),
-                                                   "Expires": HTTPDate.format(now + 200)],
+        Case(name: "Expires minus Date", headers: ["Date": HTTPDate.text(now - 100),
+                                                   "Expires": HTTPDate.text(now + 200)],
              expected: Freshness(lifetime: 300, age: 100)),
-        Case(name: "Expires without Date counts from receipt", headers: ["Expires": HTTPDate.format(now + 45)],
+        Case(name: "Expires without Date counts from receipt", headers: ["Expires": HTTPDate.text(now + 45)],
              expected: Freshness(lifetime: 45)),
-        Case(name: "Expires in the past", headers: ["Date": date, "Expires": HTTPDate.format(now - 45)],
+        Case(name: "Expires in the past", headers: ["Date": date, "Expires": HTTPDate.text(now - 45)],
              expected: Freshness(lifetime: 0)),
         Case(name: "invalid Expires is already expired", headers: ["Expires": "0"], expected: Freshness(lifetime: 0)),
         Case(name: "no-cache: stored, lifetime 0", headers: ["Cache-Control": "no-cache, max-age=60"],
@@ -75,10 +75,10 @@ struct FreshnessPolicyTests {
         Case(name: "invalid Age ignored", headers: ["Cache-Control": "max-age=60", "Age": "-3"],
              expected: Freshness(lifetime: 60)),
         Case(name: "apparent age from Date beats smaller Age",
-             headers: ["Cache-Control": "max-age=60", "Age": "5", "Date": HTTPDate.format(now - 20)],
+             headers: ["Cache-Control": "max-age=60", "Age": "5", "Date": HTTPDate.text(now - 20)],
              expected: Freshness(lifetime: 60, age: 20)),
         Case(name: "Date in the future gives no apparent age",
-             headers: ["Cache-Control": "max-age=60", "Date": HTTPDate.format(now + 500)],
+             headers: ["Cache-Control": "max-age=60", "Date": HTTPDate.text(now + 500)],
              expected: Freshness(lifetime: 60)),
         Case(name: "must-revalidate", headers: ["Cache-Control": "max-age=60, must-revalidate"],
              expected: Freshness(lifetime: 60, mustRevalidate: true)),

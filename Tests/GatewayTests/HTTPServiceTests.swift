@@ -35,7 +35,7 @@ struct HTTPServiceTests {
             status: 200,
             headers: [
                 "Content-Type": "application/json", "Cache-Control": "max-age=60, stale-if-error=300", "ETag": "\"a\"",
-                "Age": "5", "Connection": "keep-alive", "Date": HTTPDate.format(clock.now),
+                "Age": "5", "Connection": "keep-alive", "Date": HTTPDate.text(clock.now),
             ], body: #"{"t":1}"#)
         let response = try await Self.makeService(transport, clock: clock).get(Self.key, ifChangedFrom: nil)
         guard case .fetched(let fetched) = response else {
