@@ -52,18 +52,21 @@ struct HTTPServiceWriteTests {
     @Test(arguments: unstorableReplies)
     func save_DropsKey_WhenReplyIsNotStorable(_ status: Int, _ headers: HTTPHeaders, _ body: String) async throws {
         let transport = ScriptedTransport(status: status, headers: headers, body: body)
-        let result = try await Self.makeService(transport).save(.write(.put, body: [1], contentType: nil), for: Self.key)
+        let write = Representation.write(.put, body: [1], contentType: nil)
+        let result = try await Self.makeService(transport).save(write, for: Self.key)
         #expect(result.reply?.status == status)
         #expect(result.stored == nil)
     }
 
     @Test func save_StoresPostReply_OnlyWhenContentLocationIsTheTarget() async throws {
-        let elsewhere = ScriptedTransport(status: 201, headers: ["Content-Location": "/notes/2", "Cache-Control": "max-age=9"],
-                                          body: "{}")
-        let created = try await Self.makeService(elsewhere).save(.write(.post, body: [], contentType: nil), for: Self.key)
+        let post = Representation.write(.post, body: [], contentType: nil)
+        let elsewhere = ScriptedTransport(
+            status: 201, headers: ["Content-Location": "/notes/2", "Cache-Control": "max-age=9"], body: "{}")
+        let created = try await Self.makeService(elsewhere).save(post, for: Self.key)
         #expect(created.stored == nil)
-        let same = ScriptedTransport(status: 200, headers: ["Content-Location": "http://127.0.0.1:9000/notes/1"], body: "{}")
-        let updated = try await Self.makeService(same).save(.write(.post, body: [], contentType: nil), for: Self.key)
+        let same = ScriptedTransport(
+            status: 200, headers: ["Content-Location": "http://127.0.0.1:9000/notes/1"], body: "{}")
+        let updated = try await Self.makeService(same).save(post, for: Self.key)
         #expect(updated.stored?.value.body == Array("{}".utf8))
     }
 

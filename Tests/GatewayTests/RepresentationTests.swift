@@ -14,7 +14,8 @@ struct RepresentationTests {
         body: Array(#"{"temp":21}"#.utf8))
 
     @Test func init_KeepsOnlyContentHeaders_InOrder() {
-        #expect(Self.sample.headers.fields.map(\.name) == ["Content-Type", "ETag", "Cache-Control", "Vary", "Last-Modified"])
+        let names = Self.sample.headers.fields.map(\.name)
+        #expect(names == ["Content-Type", "ETag", "Cache-Control", "Vary", "Last-Modified"])
         #expect(Self.sample.validators == Validators(etag: "\"v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT"))
     }
 
@@ -25,7 +26,9 @@ struct RepresentationTests {
         #expect(write.contentType == "application/merge-patch+json")
     }
 
-    @Test(arguments: [sample, Representation(status: 204), Representation.write(.post, body: [0, 255], contentType: nil)])
+    @Test(arguments: [
+        sample, Representation(status: 204), Representation.write(.post, body: [0, 255], contentType: nil),
+    ])
     func coding_RoundTrips(_ representation: Representation) throws {
         #expect(try Representation(decodingBytes: representation.encodedBytes()) == representation)
     }
@@ -49,7 +52,7 @@ struct RepresentationTests {
             let garbage = (0..<Int(generator.next() % 64)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             #expect(throws: DatastoreError.self) { try Representation(decodingBytes: garbage) }
         }
-        let huge: [UInt8] = [0x52, 0x50, 0x52, 1, 0xC8, 0x01, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+        let huge: [UInt8] = [0x52, 0x50, 0x52, 1, 0xC8, 0x01, 0x00] + [UInt8](repeating: 0xFF, count: 8) + [0x7F]
         #expect(throws: DatastoreError.self) { try Representation(decodingBytes: huge) }
         var badUTF8 = try Representation(status: 200, headers: ["ETag": "ab"]).encodedBytes()
         if let index = badUTF8.firstIndex(of: UInt8(ascii: "a")) { badUTF8[index] = 0xFF }

@@ -55,7 +55,8 @@ struct TransportURLSessionTests {
         let endpoint = Self.endpoint(upstream)
         upstream.stop()
         let error = await #expect(throws: TransportError.self) {
-            try await URLSessionTransport().send(HTTPRequest(method: .get, target: "/"), to: endpoint, timeouts: .init())
+            try await URLSessionTransport().send(
+                HTTPRequest(method: .get, target: "/"), to: endpoint, timeouts: .init())
         }
         #expect(error?.kind == .refused)
     }
@@ -112,7 +113,8 @@ extension TransportURLSessionTests {
         let upstream = try RawSocketUpstream(response: "HTTP/1.1 204 No Content\r\n\r\n")
         defer { upstream.stop() }
         let transport = URLSessionTransport()
-        _ = try await transport.send(HTTPRequest(method: .get, target: "/a"), to: Self.endpoint(upstream), timeouts: .init())
+        _ = try await transport.send(
+            HTTPRequest(method: .get, target: "/a"), to: Self.endpoint(upstream), timeouts: .init())
         _ = try await transport.send(
             HTTPRequest(method: .get, target: "/b", headers: ["Accept-Language": "fr"]), to: Self.endpoint(upstream),
             timeouts: .init())

@@ -42,10 +42,12 @@ public final class URLSessionTransport: Transport {
     {
         try Task.checkCancellation()
         guard let url = URL(string: endpoint.description + request.target) else {
-            throw TransportError(.failed, "Cannot form a URL for \(endpoint)", details: ["endpoint": endpoint.description])
+            throw TransportError(
+                .failed, "Cannot form a URL for \(endpoint)", details: ["endpoint": endpoint.description])
         }
         var urlRequest = URLRequest(
-            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: min(timeouts.firstByte, timeouts.total))
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData,
+            timeoutInterval: min(timeouts.firstByte, timeouts.total))
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpShouldHandleCookies = false
         for field in request.headers where field.name.lowercased() != "host" {
@@ -114,8 +116,8 @@ public final class URLSessionTransport: Transport {
         if let code { details["url_error"] = String(code.rawValue) }
         switch code {
         case .timedOut?:
-            return TransportError(
-                .timeout, "\(endpoint) did not answer in time", details: details.merging(["phase": "first_byte"]) { $1 })
+            details["phase"] = "first_byte"
+            return TransportError(.timeout, "\(endpoint) did not answer in time", details: details)
         case .cannotConnectToHost?, .cannotFindHost?, .dnsLookupFailed?, .notConnectedToInternet?:
             return TransportError(.refused, "Cannot connect to \(endpoint)", details: details)
         case .badServerResponse?, .cannotParseResponse?, .cannotDecodeRawData?, .cannotDecodeContentData?:
