@@ -47,20 +47,21 @@ struct ByteReader {
     }
 
     /// Reads a length-prefixed byte run.
-    mutating func readBytes() throws -> [UInt8] {
-        let count = try readInt(in: 0...(bytes.count - offset))
-        defer { offset += count }
-        return Array(bytes[offset..<offset + count])
-    }
+    mutating func readBytes() throws -> [UInt8] { Array(try readRun()) }
 
     /// Reads a length-prefixed string, which must be valid UTF-8.
     mutating func readString() throws -> String {
-        let count = try readInt(in: 0...(bytes.count - offset))
-        defer { offset += count }
-        guard let string = String(validating: bytes[offset..<offset + count], as: UTF8.self) else {
-            throw failure("invalid UTF-8")
-        }
+        guard let string = String(validating: try readRun(), as: UTF8.self) else { throw failure("invalid UTF-8") }
         return string
+    }
+
+    /// Reads a length prefix and the run it announces, which must fit in the bytes left.
+    private mutating func readRun() throws -> ArraySlice<UInt8> {
+        let count = try readVarint()
+        guard count <= UInt64(bytes.count - offset) else { throw failure("length \(count) past the end") }
+        let start = offset
+        offset += Int(count)
+        return bytes[start..<offset]
     }
 
     /// Throws unless every byte has been consumed.

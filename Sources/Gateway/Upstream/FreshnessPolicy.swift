@@ -35,7 +35,7 @@ public struct FreshnessPolicy: Sendable {
         status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders = [:], requestTime: Date, responseTime: Date
     ) -> Freshness {
         let control = CacheControl(headers: headers)
-        let date = headers["Date"].flatMap(HTTPDate.parse)
+        let date = headers["Date"].flatMap(HTTPDateParser.parse)
         let lifetime = lifetime(control: control, headers: headers, date: date ?? responseTime)
         let mustRevalidate = control.mustRevalidate || control.proxyRevalidate || control.sharedMaxAge != nil
             || control.noCache
@@ -70,7 +70,7 @@ public struct FreshnessPolicy: Sendable {
         if control.noCache { return 0 }
         if let seconds = control.sharedMaxAge ?? control.maxAge { return TimeInterval(seconds) }
         guard let expires = headers["Expires"] else { return nil }
-        guard let expiry = HTTPDate.parse(expires) else { return 0 }
+        guard let expiry = HTTPDateParser.parse(expires) else { return 0 }
         return max(0, expiry.timeIntervalSince(date))
     }
 

@@ -11,7 +11,8 @@ extension HTTPService {
         if let status { details["status"] = String(status) }
         if let endpoint { details["endpoint"] = endpoint.description }
         let suffix = status.map { " (HTTP \($0))" } ?? ""
-        return ServiceError(kind, "The \(name) service \(what) for \(key.path)\(suffix)", details: details, inner: inner)
+        let message = "The \(name) service \(what) for \(key.path)\(suffix)"
+        return ServiceError(kind, message, details: details, inner: inner)
     }
 
     /// The service error wrapping a transport failure.

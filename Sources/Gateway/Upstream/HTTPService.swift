@@ -64,7 +64,8 @@ public struct HTTPService: Service {
         self.policy = FreshnessPolicy()
     }
 
-    /// Creates a service for a fixed `baseURL`; see ``init(name:host:timeouts:defaultHeaders:apiKey:forwardedHeaders:transport:clock:)``.
+    /// Creates a service for a fixed `baseURL`; the other parameters are those of
+    /// ``init(name:host:timeouts:defaultHeaders:apiKey:forwardedHeaders:transport:clock:)``.
     public init(
         name: String, baseURL: URL, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], apiKey: UpstreamAPIKey? = nil,
@@ -93,7 +94,8 @@ public struct HTTPService: Service {
             let freshness = exchange.freshness(policy, status: 200)
             return .notModified(freshness, response.validators)
         }
-        return .fetched(Fetched(value: response, freshness: exchange.freshness(policy), validators: response.validators))
+        let freshness = exchange.freshness(policy)
+        return .fetched(Fetched(value: response, freshness: freshness, validators: response.validators))
     }
 
     /// Forwards a write: `value.method` (`PUT` when `nil`) with its body and `Content-Type`.

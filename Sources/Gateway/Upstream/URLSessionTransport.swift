@@ -11,6 +11,13 @@ import HTTP1
 ///
 /// `timeouts.firstByte` is URLSession's idle timeout, `timeouts.total` bounds the whole exchange;
 /// the connect phase counts against both. Also works for `http://`.
+///
+/// URLSession (libcurl on Linux) decodes `gzip`, `deflate`, `br` and `zstd` bodies itself but keeps
+/// the `Content-Encoding` field; this transport removes that field (and the stale `Content-Length`)
+/// when every coding named is one URLSession decodes, so the answer describes the bytes it carries.
+/// It also sends `Accept-Language: *` and `User-Agent: rds-gateway` unless the request has its own,
+/// instead of URLSession's defaults (`en`, a curl agent), so the upstream sees no preference the
+/// cache key does not hold.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
 
@@ -35,14 +42,19 @@ public final class URLSessionTransport: Transport {
     {
         try Task.checkCancellation()
         guard let url = URL(string: endpoint.description + request.target) else {
-            throw TransportError(.failed, "Cannot form a URL for \(endpoint)", details: ["endpoint": endpoint.description])
+            throw TransportError(
+                .failed, "Cannot form a URL for \(endpoint)", details: ["endpoint": endpoint.description])
         }
         var urlRequest = URLRequest(
-            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: min(timeouts.firstByte, timeouts.total))
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData,
+            timeoutInterval: min(timeouts.firstByte, timeouts.total))
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpShouldHandleCookies = false
         for field in request.headers where field.name.lowercased() != "host" {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        for (name, value) in Self.neutralDefaults where !request.headers.contains(name) {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
         let call = URLSessionCall()
@@ -58,6 +70,12 @@ public final class URLSessionTransport: Transport {
             call.cancel(reason: .cancelled)
         }
     }
+
+    /// Request fields set when the request has none, replacing URLSession's own defaults.
+    private static let neutralDefaults = [("Accept-Language", "*"), ("User-Agent", "rds-gateway")]
+
+    /// The content codings URLSession decodes by itself.
+    private static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
 
     /// The response, or the transport error for what went wrong.
     private static func result(
@@ -82,6 +100,12 @@ public final class URLSessionTransport: Transport {
         for (name, value) in http.allHeaderFields {
             headers.add(name: String(describing: name), value: String(describing: value))
         }
+        let codings = headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingWhitespace().lowercased() }
+        if !codings.isEmpty, codings.allSatisfy(decodedCodings.contains) {
+            headers.remove("Content-Encoding")
+            headers.remove("Content-Length")
+        }
         return .success(HTTPResponse(status: http.statusCode, headers: headers, bytes: Array(data ?? Data())))
     }
 
@@ -92,8 +116,8 @@ public final class URLSessionTransport: Transport {
         if let code { details["url_error"] = String(code.rawValue) }
         switch code {
         case .timedOut?:
-            return TransportError(
-                .timeout, "\(endpoint) did not answer in time", details: details.merging(["phase": "first_byte"]) { $1 })
+            details["phase"] = "first_byte"
+            return TransportError(.timeout, "\(endpoint) did not answer in time", details: details)
         case .cannotConnectToHost?, .cannotFindHost?, .dnsLookupFailed?, .notConnectedToInternet?:
             return TransportError(.refused, "Cannot connect to \(endpoint)", details: details)
         case .badServerResponse?, .cannotParseResponse?, .cannotDecodeRawData?, .cannotDecodeContentData?:

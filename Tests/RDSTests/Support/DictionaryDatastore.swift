@@ -1,17 +1,17 @@
 import RDS
 import Synchronization
 
-/// A minimal peekable datastore for repository tests, with a switch to make writes fail.
+/// A minimal peekable datastore for repository tests, with a switch to make saves fail.
 final class DictionaryDatastore<Key: Hashable & Sendable, Value: Sendable>: PeekableDatastore {
     private struct State {
         var entries: [Key: CacheEntry<Value>] = [:]
-        var failWrites = false
+        var failSaves = false
     }
 
     private let state = Mutex(State())
 
-    /// Makes every later save and delete throw (or work again).
-    func failWrites(_ fail: Bool) { state.withLock { $0.failWrites = fail } }
+    /// Makes every later save throw (or work again); deletes keep working.
+    func failSaves(_ fail: Bool) { state.withLock { $0.failSaves = fail } }
 
     /// The entries, for assertions.
     var entries: [Key: CacheEntry<Value>] { state.withLock { $0.entries } }
@@ -22,16 +22,13 @@ final class DictionaryDatastore<Key: Hashable & Sendable, Value: Sendable>: Peek
 
     func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
         try state.withLock { state in
-            guard !state.failWrites else { throw DatastoreError(.writeFailed, "disk full") }
+            guard !state.failSaves else { throw DatastoreError(.writeFailed, "disk full") }
             state.entries[key] = entry
         }
     }
 
     func delete(_ key: Key) async throws {
-        try state.withLock { state in
-            guard !state.failWrites else { throw DatastoreError(.deleteFailed, "disk full") }
-            state.entries[key] = nil
-        }
+        state.withLock { $0.entries[key] = nil }
     }
 
     func deleteAll() async throws {

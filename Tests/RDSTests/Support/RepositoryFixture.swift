@@ -40,10 +40,4 @@ struct RepositoryFixture {
         service.expectGet(key, returning: Self.fetched(value, lifetime: lifetime, etag: etag))
         _ = try await repository.get(key)
     }
-
-    /// Yields until `condition` holds (bounded), for waiting on other tasks without sleeping.
-    func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<100_000 where !condition() { await Task.yield() }
-        return condition()
-    }
 }

@@ -1,11 +1,9 @@
 import Foundation
 
-/// HTTP dates (RFC 9110 §5.6.7): parses the three formats a recipient must accept and writes
-/// the preferred one (IMF-fixdate). Pure arithmetic, no `DateFormatter`, no locale.
-public enum HTTPDate {
+/// Reads HTTP dates (RFC 9110 §5.6.7) in the three formats a recipient must accept. Pure
+/// arithmetic, no `DateFormatter`, no locale. (Writing them is `HTTP1.HTTPDate`'s job.)
+public enum HTTPDateParser {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    private static let dayNames = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
 
     /// Parses `Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94 08:49:37 GMT` or
     /// `Sun Nov  6 08:49:37 1994`; `nil` for anything else (callers treat that as a past date).
@@ -35,19 +33,6 @@ public enum HTTPDate {
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 
-    /// Formats `date` as an IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
-    public static func format(_ date: Date) -> String {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
-        let seconds = total - days * 86_400
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
-        let weekday = dayNames[((days % 7) + 7) % 7]
-        return "\(weekday), \(twoDigits(day)) \(monthNames[month - 1]) \(year) "
-            + "\(twoDigits(seconds / 3_600)):\(twoDigits(seconds / 60 % 60)):\(twoDigits(seconds % 60)) GMT"
-    }
-
-    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
     private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
@@ -56,18 +41,5 @@ public enum HTTPDate {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The inverse of ``daysSinceEpoch(year:month:day:)`` (`civil_from_days`).
-    private static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
