@@ -11,8 +11,8 @@ enum ConditionalRequest {
             guard let etag else { return false }
             return matches(candidates, etag)
         }
-        guard let since = headers["If-Modified-Since"].flatMap(HTTPDate.parse),
-            let modified = lastModified.flatMap(HTTPDate.parse)
+        guard let since = headers["If-Modified-Since"].flatMap(HTTPDateParser.parse),
+            let modified = lastModified.flatMap(HTTPDateParser.parse)
         else { return false }
         return modified <= since
     }
