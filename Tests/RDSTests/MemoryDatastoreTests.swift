@@ -89,7 +89,8 @@ struct MemoryDatastoreTests {
         await store.save(entry("short", 60), for: "k")
         await store.save(entry("a much longer value", 60), for: "k")
         #expect(await store.get("k")?.value == "a much longer value")
-        #expect(store.statistics == DatastoreStatistics(entries: 1, bytes: cost("k", "a much longer value"), evictions: 0))
+        #expect(
+            store.statistics == DatastoreStatistics(entries: 1, bytes: cost("k", "a much longer value"), evictions: 0))
     }
 
     @Test func delete_RemovesOnlyThatKey_AndDeleteAllRemovesEverything() async {
@@ -141,7 +142,8 @@ struct MemoryDatastoreTests {
             for task in 0..<20 {
                 group.addTask {
                     for index in 0..<100 {
-                        await store.save(DatastoreTestFixtures.entry([UInt8(task), UInt8(index)]), for: "\(task)/\(index)")
+                        await store.save(
+                            DatastoreTestFixtures.entry([UInt8(task), UInt8(index)]), for: "\(task)/\(index)")
                     }
                 }
             }

@@ -1,0 +1,113 @@
+import Foundation
+import HTTP1
+import RDS
+
+/// The gateway's HTTP handler: health, admin, the embedded demo's knobs, and every repository route.
+///
+/// ``respondImmediately(to:)`` answers fresh cache hits (and `/health`) on the server's event loop
+/// without a task hop, through ``Repository/cachedAnswer(for:)``; everything else goes through
+/// ``handle(_:)``: misses, revalidation, stale answers, errors, Server-Sent Events, writes and
+/// admin calls. When the client goes away the handling task is cancelled, which abandons the
+/// upstream call unless other waiters share it (RDS single-flight).
+public struct GatewayRouter: HTTPHandler {
+    /// The composition root's container.
+    public let container: GatewayDependencyContainer
+    /// What `/health/ready` reports.
+    public let readiness: GatewayReadiness
+    let adminAccess: AdminAccess
+    /// The embedded demo upstream, reachable at `/__demo/…` for its knobs.
+    let demo: (any HTTPHandler)?
+
+    /// Creates the router.
+    /// - Parameters:
+    ///   - container: Supplies the repositories and their routes.
+    ///   - readiness: What `/health/ready` reports.
+    ///   - demo: The embedded demo upstream, whose `/__demo/…` knobs the router passes through.
+    public init(container: GatewayDependencyContainer, readiness: GatewayReadiness = GatewayReadiness(), demo: (any HTTPHandler)? = nil) {
+        self.container = container
+        self.readiness = readiness
+        self.adminAccess = AdminAccess(token: container.configuration.server.adminToken)
+        self.demo = demo
+    }
+
+    /// Answers `/health` and fresh cache hits of `GET`/`HEAD` synchronously; `nil` otherwise.
+    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let path = request.path
+        if path == "/health" { return Self.health }
+        guard !Self.wantsEvents(request), !Self.wantsRevalidation(request),
+            let (route, captures) = match(path), let repository = container.makeRepository(named: route.name)
+        else { return nil }
+        let key = route.key(captures: captures, query: request.query, headers: request.headers)
+        guard let answer = repository.cachedAnswer(for: key) else { return nil }
+        return RepositoryResponse.make(answer, request: request, now: container.clock.now)
+    }
+
+    /// Answers any request.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let path = request.path
+        if path == "/health" || path == "/health/ready" {
+            guard request.method == .get || request.method == .head else {
+                return refuse(.methodNotAllowed, "Health endpoints answer GET and HEAD", path: path, allow: "GET, HEAD")
+            }
+            return path == "/health" ? Self.health : ready()
+        }
+        if path == "/admin" || path.hasPrefix("/admin/") { return await admin(request) }
+        if let demo, path.hasPrefix("/__demo/") { return await demo.handle(request) }
+        switch matchOrReject(path) {
+        case .success(let (route, captures)):
+            return await repositoryRequest(request, route: route, captures: captures)
+        case .failure(let refusal):
+            return ProblemResponse.make(refusal, path: path)
+        }
+    }
+
+    /// The route matching `path` and its captures, or `nil` (also for rejected traversal).
+    func match(_ path: Substring) -> (RepositoryRoute, [String: String])? {
+        if case .success(let found) = matchOrReject(path) { return found }
+        return nil
+    }
+
+    private func matchOrReject(_ path: Substring) -> Result<(RepositoryRoute, [String: String]), GatewayError> {
+        for route in container.routes {
+            switch route.template.match(path) {
+            case .noMatch: continue
+            case .matched(let captures): return .success((route, captures))
+            case .rejected(let segment):
+                return .failure(GatewayError(.pathTraversal, "The path segment \"\(segment)\" is not allowed"))
+            }
+        }
+        return .failure(GatewayError(.routeNotFound, "No route matches \(path)"))
+    }
+
+    func refuse(_ kind: GatewayError.Kind, _ message: String, path: Substring, allow: String? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        if let allow { headers["Allow"] = allow }
+        return ProblemResponse.make(GatewayError(kind, message), path: path, headers: headers)
+    }
+
+    private static let health = HTTPResponse(
+        status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+        bytes: Array(#"{"status":"ok"}"#.utf8))
+
+    private func ready() -> HTTPResponse {
+        let warming = readiness.isWarmingUp
+        let problems = container.diskProblems
+        let isReady = !warming && problems.isEmpty
+        let object: [String: Any] = [
+            "status": isReady ? "ready" : "not_ready", "warmingUp": warming,
+            "repositories": container.routes.map(\.name), "diskProblems": problems,
+        ]
+        return JSONResponse.make(object, status: isReady ? 200 : 503)
+    }
+
+    static func wantsEvents(_ request: HTTPRequest) -> Bool {
+        request.headers.values(for: "Accept").contains { $0.contains("text/event-stream") }
+    }
+
+    static func wantsRevalidation(_ request: HTTPRequest) -> Bool {
+        let control = CacheControl(headers: request.headers)
+        return control.contains("no-cache") || control.deltaSeconds("max-age") == 0
+            || (request.headers["Pragma"]?.contains("no-cache") ?? false)
+    }
+}
