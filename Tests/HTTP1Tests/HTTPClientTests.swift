@@ -56,6 +56,41 @@ struct HTTPClientTests {
         }
     }
 
+    @Test func send_ReadsLargeChunkedBody_AcrossManyReads() async throws {
+        let payload = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let streaming = ClosureHTTPHandler { _ in
+            let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
+            for start in stride(from: 0, to: payload.count, by: 50_000) {
+                continuation.yield(Array(payload[start..<min(start + 50_000, payload.count)]))
+            }
+            continuation.finish()
+            return HTTPResponse(status: 200, body: .stream(stream))
+        }
+        try await HTTPServer.withRunning(handler: streaming) { server in
+            let response = try await HTTPClient().send(
+                HTTPRequest(method: .get, target: "/big"), to: "127.0.0.1", port: server.port)
+            #expect(response.headers["transfer-encoding"] == "chunked")
+            guard case .bytes(let body) = response.body else {
+                Issue.record("expected a .bytes body")
+                return
+            }
+            #expect(body == payload)
+        }
+    }
+
+    @Test func send_ThrowsMalformedResponse_WhenBodyPassesLimit() async throws {
+        let upstream = try ScriptedUpstream { _, _ in
+            .respond("HTTP/1.1 200 OK\r\n\r\n" + String(repeating: "x", count: 2_000), thenClose: true)
+        }
+        defer { upstream.stop() }
+        let client = HTTPClient(configuration: HTTPClient.Configuration(limits: HTTPParserLimits(maxBodyBytes: 1_000)))
+        let error = await Self.clientError {
+            _ = try await client.send(HTTPRequest(method: .get, target: "/"), to: "127.0.0.1", port: upstream.port)
+        }
+        #expect(error?.kind == .malformedResponse)
+        #expect((error?.underlying as? HTTPParseError)?.code == .bodyTooLarge)
+    }
+
     @Test func send_ReturnsNoBody_ForHead() async throws {
         try await HTTPServer.withRunning(handler: Self.echo) { server in
             let client = HTTPClient()

@@ -185,25 +185,29 @@ final class HTTPClientConnection: @unchecked Sendable {
         continuation?.resume()
     }
 
+    /// Reads until the socket has nothing more (`EAGAIN`; the source may not fire again for bytes
+    /// already there), parsing after every read so the body limit holds as bytes arrive.
     private func readAvailable() {
-        guard exchange != nil else { return setReading(false) }
         let buffer = loop.readBuffer
-        var endOfStream = false
-        reading: while true {
+        while exchange != nil {
             switch socket.read(into: buffer) {
             case .bytes(let count):
                 exchange?.received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                if count < buffer.count { break reading }
+                finish(exchange?.step(endOfStream: false))
             case .wouldBlock:
-                break reading
+                return
             case .closed:
-                endOfStream = true
-                break reading
+                return finish(exchange?.step(endOfStream: true))
             case .failed(let code):
                 return fail(closedError(afterBytes: exchange?.hasReceivedBytes ?? false, code: code))
             }
         }
-        switch exchange?.step(endOfStream: endOfStream) {
+        setReading(false)
+    }
+
+    /// Ends the exchange when `step` says the response is complete or broken.
+    private func finish(_ step: HTTPClientExchange.Step?) {
+        switch step {
         case .needMore, nil:
             return
         case .malformed(let error):
