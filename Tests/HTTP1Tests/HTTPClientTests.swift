@@ -91,6 +91,17 @@ struct HTTPClientTests {
         #expect((error?.underlying as? HTTPParseError)?.code == .bodyTooLarge)
     }
 
+    @Test func send_ReachesIPv6Upstream_WithBracketedHost() async throws {
+        let handler = ClosureHTTPHandler { request in
+            HTTPResponse(status: 200, bytes: Array((request.headers["host"] ?? "").utf8))
+        }
+        try await HTTPServer.withRunning(HTTPServer.Configuration(host: "::1", port: 0), handler: handler) { server in
+            let response = try await HTTPClient().send(
+                HTTPRequest(method: .get, target: "/"), to: "::1", port: server.port)
+            #expect(Self.body(response) == "[::1]:\(server.port)")
+        }
+    }
+
     @Test func send_ReturnsNoBody_ForHead() async throws {
         try await HTTPServer.withRunning(handler: Self.echo) { server in
             let client = HTTPClient()
