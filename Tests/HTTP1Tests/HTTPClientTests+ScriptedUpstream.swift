@@ -47,18 +47,18 @@ final class ScriptedUpstream: Sendable {
     /// The request lines received, in order.
     var requestLines: [String] { state.withLock { $0.requests } }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and closes every connection. Descriptors are shut down under the lock
+    /// and closed only by the threads using them, so no number is reused while still in use.
     func stop() {
-        let fds = state.withLock { state in
+        state.withLock { state in
             state.stopped = true
-            return state.open
+            for fd in state.open { shutdown(fd, Int32(SHUT_RDWR)) }
+            shutdown(listener, Int32(SHUT_RDWR))
         }
-        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { return }

@@ -3,22 +3,24 @@ import Glibc
 import Synchronization
 
 /// One client connection to an upstream, doing its I/O on an event loop: non-blocking socket,
-/// dispatch sources for readiness, deadlines as loop timers. Bridged to `async` callers with a
+/// dispatch sources for readiness and one timer for the deadlines. Bridged to `async` callers with a
 /// continuation per operation (connect, exchange).
 ///
 /// Its mutable state is confined to `loop.queue`; hence `@unchecked Sendable`. One caller uses
 /// it at a time (the pool hands it out exclusively).
 final class HTTPClientConnection: @unchecked Sendable {
-    /// The socket; closed once both sources are cancelled.
+    /// The socket; closed once every source is cancelled.
     let socket: Socket
     /// `host:port`, for messages.
     let endpoint: String
     private let loop: EventLoop
     private let readSource: any DispatchSourceRead
     private let writeSource: any DispatchSourceWrite
+    private let timer: any DispatchSourceTimer
     private var isReading = false
     private var isWriting = false
-    private var openSources = 2
+    private var isTiming = false
+    private var openSources = 3
     private(set) var isClosed = false
 
     /// The operation in progress: its id, and the continuation of a connect or an exchange.
@@ -26,9 +28,18 @@ final class HTTPClientConnection: @unchecked Sendable {
     private var connecting: CheckedContinuation<Void, any Error>?
     private var exchanging: CheckedContinuation<(HTTPResponse, reusable: Bool), any Error>?
     private var exchange: HTTPClientExchange?
+    private var deadlines: [Deadline] = []
     /// An operation cancelled before it reached the loop.
     private var cancelledID: Int?
     private static let nextID = Atomic<Int>(1)
+
+    /// A deadline of the operation in progress.
+    private struct Deadline {
+        let instant: ContinuousClock.Instant
+        let error: HTTPClientError
+        /// Applies only until the answer's first byte (the first-byte timeout).
+        let untilFirstByte: Bool
+    }
 
     private init(socket: Socket, endpoint: String, loop: EventLoop) {
         self.socket = socket
@@ -36,10 +47,13 @@ final class HTTPClientConnection: @unchecked Sendable {
         self.loop = loop
         readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
         writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
+        timer = DispatchSource.makeTimerSource(queue: loop.queue)
         readSource.setEventHandler { [unowned self] in readAvailable() }
         writeSource.setEventHandler { [unowned self] in writable() }
-        readSource.setCancelHandler { [self] in sourceCancelled() }
-        writeSource.setCancelHandler { [self] in sourceCancelled() }
+        timer.setEventHandler { [unowned self] in deadlineReached() }
+        for source in [readSource, writeSource, timer] as [any DispatchSourceProtocol] {
+            source.setCancelHandler { [self] in sourceCancelled() }
+        }
     }
 
     /// Connects to `address` within `deadline`.
@@ -60,8 +74,8 @@ final class HTTPClientConnection: @unchecked Sendable {
         try await connection.perform { id, continuation in
             connection.connecting = continuation
             connection.setWriting(true)
-            connection.failAfter(
-                deadline, id: id, HTTPClientError(.timeout(phase), "Connecting to \(endpoint) timed out."))
+            let error = HTTPClientError(.timeout(phase), "Connecting to \(endpoint) timed out.")
+            connection.arm([Deadline(instant: deadline, error: error, untilFirstByte: false)])
         }
         return connection
     }
@@ -72,15 +86,19 @@ final class HTTPClientConnection: @unchecked Sendable {
         _ exchange: HTTPClientExchange, firstByteDeadline: ContinuousClock.Instant,
         totalDeadline: ContinuousClock.Instant
     ) async throws -> (HTTPResponse, reusable: Bool) {
-        try await perform { [self] id, continuation in
+        try await perform { [self] _, continuation in
             exchanging = continuation
             self.exchange = exchange
-            failAfter(totalDeadline, id: id, HTTPClientError(.timeout(.total), "The call to \(endpoint) timed out."))
-            failAfter(
-                firstByteDeadline, id: id, HTTPClientError(.timeout(.firstByte), "\(endpoint) did not answer in time.")
-            ) {
-                $0.exchange?.hasReceivedBytes == false
-            }
+            arm([
+                Deadline(
+                    instant: totalDeadline,
+                    error: HTTPClientError(.timeout(.total), "The call to \(endpoint) timed out."),
+                    untilFirstByte: false),
+                Deadline(
+                    instant: firstByteDeadline,
+                    error: HTTPClientError(.timeout(.firstByte), "\(endpoint) did not answer in time."),
+                    untilFirstByte: true),
+            ])
             setReading(true)
             writable()
         }
@@ -117,24 +135,42 @@ final class HTTPClientConnection: @unchecked Sendable {
         }
     }
 
-    /// Fails operation `id` with `error` at `deadline` if it is still running and `applies`.
-    private func failAfter(
-        _ deadline: ContinuousClock.Instant, id: Int, _ error: HTTPClientError,
-        when applies: @escaping @Sendable (HTTPClientConnection) -> Bool = { _ in true }
-    ) {
-        let delay = ContinuousClock.now.duration(to: deadline)
-        let nanoseconds = max(
-            0, Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000))
-        loop.queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
-            guard operationID == id, connecting != nil || exchanging != nil, applies(self) else { return }
-            fail(error)
-        }
+    /// Sets the operation's deadlines and arms the timer for the earliest.
+    private func arm(_ deadlines: [Deadline]) {
+        self.deadlines = deadlines
+        armNextDeadline()
+    }
+
+    private func armNextDeadline() {
+        let applicable = deadlines.filter { !$0.untilFirstByte || exchange?.hasReceivedBytes != true }
+        guard let next = applicable.min(by: { $0.instant < $1.instant }), !isClosed else { return setTiming(false) }
+        let delay = ContinuousClock.now.duration(to: next.instant)
+        let nanoseconds =
+            Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+        timer.schedule(deadline: .now() + .nanoseconds(max(0, nanoseconds)), leeway: .milliseconds(1))
+        setTiming(true)
+    }
+
+    /// Fails the operation when one of its deadlines has passed; re-arms otherwise.
+    private func deadlineReached() {
+        let now = ContinuousClock.now
+        let passed = deadlines.first { $0.instant <= now && (!$0.untilFirstByte || exchange?.hasReceivedBytes != true) }
+        if let passed { return fail(passed.error) }
+        armNextDeadline()
+    }
+
+    /// The operation succeeded: its deadlines no longer apply.
+    private func disarm() {
+        operationID = 0
+        deadlines = []
+        setTiming(false)
     }
 
     /// Ends the operation in progress with `error` (if any) and closes the connection.
     private func fail(_ error: any Error) {
         operationID = 0
         exchange = nil
+        deadlines = []
         connecting?.resume(throwing: error)
         connecting = nil
         exchanging?.resume(throwing: error)
@@ -143,8 +179,10 @@ final class HTTPClientConnection: @unchecked Sendable {
         isClosed = true
         if !isReading { readSource.resume() }
         if !isWriting { writeSource.resume() }
+        if !isTiming { timer.resume() }
         readSource.cancel()
         writeSource.cancel()
+        timer.cancel()
     }
 
     private func sourceCancelled() {
@@ -180,7 +218,7 @@ final class HTTPClientConnection: @unchecked Sendable {
         }
         let continuation = connecting
         connecting = nil
-        operationID = 0
+        disarm()
         setWriting(false)
         continuation?.resume()
     }
@@ -219,7 +257,7 @@ final class HTTPClientConnection: @unchecked Sendable {
             let continuation = exchanging
             exchanging = nil
             exchange = nil
-            operationID = 0
+            disarm()
             setReading(false)
             setWriting(false)
             continuation?.resume(returning: (response, reusable && sentAll))
@@ -230,6 +268,12 @@ final class HTTPClientConnection: @unchecked Sendable {
         guard on != isReading, !isClosed else { return }
         isReading = on
         if on { readSource.resume() } else { readSource.suspend() }
+    }
+
+    private func setTiming(_ on: Bool) {
+        guard on != isTiming, !isClosed else { return }
+        isTiming = on
+        if on { timer.resume() } else { timer.suspend() }
     }
 
     private func setWriting(_ on: Bool) {
