@@ -213,6 +213,25 @@ struct HTTPClientTests {
         #expect(error?.message.contains("127.0.0.1:\(port)") == true)
     }
 
+    /// A listener that never accepts, its backlog filled: the kernel drops further SYNs, so a
+    /// connect neither succeeds nor fails.
+    @Test func send_ThrowsConnectTimeout_WhenHandshakeNeverCompletes() async throws {
+        let listener = try Socket.listen(on: SocketAddress(host: "127.0.0.1", port: 0), backlog: 0)
+        defer { listener.close() }
+        let port = try listener.localAddress().port
+        var fillers: [Socket] = []
+        defer { fillers.forEach { $0.close() } }
+        for _ in 0..<4 {
+            fillers.append(try Socket.connect(to: SocketAddress(host: "127.0.0.1", port: port)).socket)
+        }
+        let timeouts = HTTPClient.Timeouts(connect: .milliseconds(100))
+        let error = await Self.clientError {
+            _ = try await HTTPClient().send(
+                HTTPRequest(method: .get, target: "/"), to: "127.0.0.1", port: port, timeouts: timeouts)
+        }
+        #expect(error?.kind == .timeout(.connect))
+    }
+
     @Test func send_ThrowsFirstByteTimeout_WhenUpstreamIsSilent() async throws {
         let upstream = try ScriptedUpstream { _, _ in .hang }
         defer { upstream.stop() }
