@@ -19,7 +19,7 @@ extension HTTPConnection {
                 outboundOffset += count
             case .wouldBlock:
                 machine.writeBlocked(true, now: .now)
-                resumeWriteSource()
+                waitForWritable(true)
                 return
             case .failed:
                 return close()
@@ -32,7 +32,7 @@ extension HTTPConnection {
         outbound.removeAll(keepingCapacity: outbound.capacity <= 16 * 1_024)
         outboundOffset = 0
         machine.writeBlocked(false, now: .now)
-        suspendWriteSource()
+        waitForWritable(false)
         if let drainWaiter {
             self.drainWaiter = nil
             drainWaiter.resume(returning: true)
