@@ -131,6 +131,9 @@ final class EventLoop: @unchecked Sendable {
                 for connection in connections.values { connection.checkDeadline(now: now) }
             }
         }
+        // Work handed over while stopping (a handler's late answer, a stream's next chunk) finds
+        // its connection closed and lets its task finish.
+        runPending()
     }
 
     private func drainWakePipe() {

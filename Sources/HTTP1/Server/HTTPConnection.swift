@@ -13,12 +13,15 @@ final class HTTPConnection: @unchecked Sendable {
     /// The peer's numeric address, set on every request.
     let remoteAddress: String
 
+    /// Phase, keep-alive and deadlines.
     var machine: HTTPConnectionStateMachine
+    /// The incremental parser for the request being read.
     var parser: HTTPRequestParser
     /// Received bytes not parsed yet (a partial request, or pipelined requests waiting their turn).
     var inbound: [UInt8] = []
     /// Bytes waiting for the socket to accept them, from `outboundOffset` on.
     var outbound: [UInt8] = []
+    /// How much of `outbound` the socket already took.
     var outboundOffset = 0
     /// Close once `outbound` is written.
     var closesAfterFlush = false
