@@ -1,0 +1,77 @@
+import Foundation
+import RDS
+import Testing
+
+struct FileDatastoreBudgetTests {
+    private typealias Store = FileDatastore<String, String>
+
+    private static let value = String(repeating: "v", count: 500)
+
+    /// Saves `key` and returns the path of the file it created, dated `daysAfter2000` days after 2000-01-01.
+    private static func save(_ key: String, in store: Store, daysAfter2000: Double) async throws -> String {
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: store.directory.path))
+        try await store.save(DatastoreTestFixtures.entry(value), for: key)
+        let created = Set(try FileManager.default.contentsOfDirectory(atPath: store.directory.path)).subtracting(before)
+        let path = store.directory.appendingPathComponent(try #require(created.first)).path
+        let date = Date(timeIntervalSince1970: 946_684_800 + daysAfter2000 * 86_400)
+        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
+        return path
+    }
+
+    private static func fileSize(_ path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+
+    private static func present(_ keys: [String], in store: Store) async throws -> [String] {
+        var found: [String] = []
+        for key in keys where try await store.get(key) != nil { found.append(key) }
+        return found
+    }
+
+    @Test func save_RemovesTheLeastRecentlyWrittenFiles_WhenMaxBytesIsExceeded() async throws {
+        let folder = try DatastoreTestFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probe = try Store(directory: folder.appendingPathComponent("probe"))
+        let size = try Self.fileSize(try await Self.save("k0", in: probe, daysAfter2000: 0))
+
+        let store = try Store(directory: folder.appendingPathComponent("bounded"), maxBytes: size * 7 / 2)
+        _ = try await Self.save("k1", in: store, daysAfter2000: 2)
+        _ = try await Self.save("k0", in: store, daysAfter2000: 1)
+        _ = try await Self.save("k2", in: store, daysAfter2000: 3)
+        #expect(try await Self.present(["k0", "k1", "k2"], in: store) == ["k0", "k1", "k2"])
+
+        try await store.save(DatastoreTestFixtures.entry(Self.value), for: "k3")
+        #expect(try await Self.present(["k0", "k1", "k2", "k3"], in: store) == ["k1", "k2", "k3"])
+    }
+
+    @Test func init_CountsTheFilesAlreadyInTheFolder() async throws {
+        let folder = try DatastoreTestFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let unbounded = try Store(directory: folder)
+        var size = 0
+        for (day, key) in ["k0", "k1", "k2"].enumerated() {
+            size = try Self.fileSize(try await Self.save(key, in: unbounded, daysAfter2000: Double(day)))
+        }
+        let bounded = try Store(directory: folder, maxBytes: size * 7 / 2)
+        try await bounded.save(DatastoreTestFixtures.entry(Self.value), for: "k3")
+        #expect(try await Self.present(["k0", "k1", "k2", "k3"], in: bounded) == ["k1", "k2", "k3"])
+    }
+
+    @Test func save_DoesNotEvict_WhenDeletesAndOverwritesKeepTheFilesWithinMaxBytes() async throws {
+        let folder = try DatastoreTestFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probe = try Store(directory: folder.appendingPathComponent("probe"))
+        let size = try Self.fileSize(try await Self.save("k0", in: probe, daysAfter2000: 0))
+
+        let store = try Store(directory: folder.appendingPathComponent("bounded"), maxBytes: size * 7 / 2)
+        try Data(count: size * 10).write(to: store.directory.appendingPathComponent("foreign.bin"))
+        for (day, key) in ["k0", "k1", "k2"].enumerated() {
+            _ = try await Self.save(key, in: store, daysAfter2000: Double(day))
+        }
+        try await store.save(DatastoreTestFixtures.entry(Self.value), for: "k1")
+        try await store.delete("k2")
+        try await store.save(DatastoreTestFixtures.entry(Self.value), for: "k3")
+        #expect(try await Self.present(["k0", "k1", "k2", "k3"], in: store) == ["k0", "k1", "k3"])
+        #expect(FileManager.default.fileExists(atPath: store.directory.appendingPathComponent("foreign.bin").path))
+    }
+}
