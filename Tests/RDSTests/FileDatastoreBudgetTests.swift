@@ -28,13 +28,17 @@ struct FileDatastoreBudgetTests {
         return found
     }
 
+    /// A store in `folder/bounded` whose `maxBytes` holds three and a half entry files.
+    private static func makeStoreForThreeAndAHalfEntries(in folder: URL) async throws -> Store {
+        let probe = try Store(directory: folder.appendingPathComponent("probe"))
+        let size = try fileSize(try await save("k0", in: probe, daysAfter2000: 0))
+        return try Store(directory: folder.appendingPathComponent("bounded"), maxBytes: size * 7 / 2)
+    }
+
     @Test func save_RemovesTheLeastRecentlyWrittenFiles_WhenMaxBytesIsExceeded() async throws {
         let folder = try DatastoreTestFixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let probe = try Store(directory: folder.appendingPathComponent("probe"))
-        let size = try Self.fileSize(try await Self.save("k0", in: probe, daysAfter2000: 0))
-
-        let store = try Store(directory: folder.appendingPathComponent("bounded"), maxBytes: size * 7 / 2)
+        let store = try await Self.makeStoreForThreeAndAHalfEntries(in: folder)
         _ = try await Self.save("k1", in: store, daysAfter2000: 2)
         _ = try await Self.save("k0", in: store, daysAfter2000: 1)
         _ = try await Self.save("k2", in: store, daysAfter2000: 3)
@@ -60,11 +64,8 @@ struct FileDatastoreBudgetTests {
     @Test func save_DoesNotEvict_WhenDeletesAndOverwritesKeepTheFilesWithinMaxBytes() async throws {
         let folder = try DatastoreTestFixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let probe = try Store(directory: folder.appendingPathComponent("probe"))
-        let size = try Self.fileSize(try await Self.save("k0", in: probe, daysAfter2000: 0))
-
-        let store = try Store(directory: folder.appendingPathComponent("bounded"), maxBytes: size * 7 / 2)
-        try Data(count: size * 10).write(to: store.directory.appendingPathComponent("foreign.bin"))
+        let store = try await Self.makeStoreForThreeAndAHalfEntries(in: folder)
+        try Data(count: 100_000).write(to: store.directory.appendingPathComponent("foreign.bin"))
         for (day, key) in ["k0", "k1", "k2"].enumerated() {
             _ = try await Self.save(key, in: store, daysAfter2000: Double(day))
         }
