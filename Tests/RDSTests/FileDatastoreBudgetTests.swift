@@ -1,6 +1,7 @@
 import Foundation
-import RDS
 import Testing
+
+@testable import RDS
 
 struct FileDatastoreBudgetTests {
     private typealias Store = FileDatastore<String, String>
@@ -74,5 +75,21 @@ struct FileDatastoreBudgetTests {
         try await store.save(DatastoreTestFixtures.entry(Self.value), for: "k3")
         #expect(try await Self.present(["k0", "k1", "k2", "k3"], in: store) == ["k0", "k1", "k3"])
         #expect(FileManager.default.fileExists(atPath: store.directory.appendingPathComponent("foreign.bin").path))
+    }
+
+    @Test func diskBudget_AsksForOneEvictionAtATime_AndRemovalsNeverAskForOne() {
+        let budget = DiskBudget(maxBytes: 1_000, usedBytes: 900)
+        #expect(budget.targetBytes == 900)
+        #expect(!budget.recordWrite(100))
+        #expect(budget.recordWrite(50))
+        #expect(!budget.recordWrite(10))
+        budget.recordRemoval(500)
+        budget.finishEviction(usedBytes: 1_100)
+        budget.recordRemoval(50)
+        #expect(budget.usedBytes == 1_050)
+        #expect(budget.recordWrite(1))
+        budget.finishEviction(usedBytes: 800)
+        budget.reset()
+        #expect(budget.usedBytes == 0)
     }
 }

@@ -29,15 +29,20 @@ final class DiskBudget: Sendable {
     /// The bytes the entry files take, as far as the budget knows.
     var usedBytes: Int { state.withLock { $0.usedBytes } }
 
-    /// Adds `delta` bytes; returns `true` when the caller should evict now (and then must call
-    /// ``finishEviction(usedBytes:)``).
-    func record(_ delta: Int) -> Bool {
+    /// Counts a write that changed the files by `delta` bytes; returns `true` when the caller
+    /// should evict now (and then must call ``finishEviction(usedBytes:)``).
+    func recordWrite(_ delta: Int) -> Bool {
         state.withLock { state in
             state.usedBytes = max(0, state.usedBytes + delta)
             guard state.usedBytes > maxBytes, !state.evicting else { return false }
             state.evicting = true
             return true
         }
+    }
+
+    /// Counts a removal of `bytes`; never asks for an eviction.
+    func recordRemoval(_ bytes: Int) {
+        state.withLock { $0.usedBytes = max(0, $0.usedBytes - bytes) }
     }
 
     /// Forgets every file, after they were all deleted.

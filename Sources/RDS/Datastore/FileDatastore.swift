@@ -74,6 +74,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// - Throws: ``DatastoreError`` (`readFailed`) when the file exists but cannot be read.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         let location = try location(of: key)
+        let budget = budget
         return try await perform(on: location) { () throws(DatastoreError) -> CacheEntry<Value>? in
             let contents: [UInt8]?
             do {
@@ -86,14 +87,13 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             switch FileEntryFormat.decode(contents, keyBytes: location.keyBytes) {
             case .entry(let stored):
                 if let value = try? Value(decodingBytes: stored.value) { return stored.withValue(value) }
-                try? BlockingFileIO.removeFile(at: location.path)
-                return nil
             case .otherKey:
                 return nil
             case .invalid:
-                try? BlockingFileIO.removeFile(at: location.path)
-                return nil
+                break
             }
+            if (try? BlockingFileIO.removeFile(at: location.path)) != nil { budget?.recordRemoval(contents.count) }
+            return nil
         }
     }
 
@@ -119,7 +119,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
                 throw DatastoreError(
                     .writeFailed, "Could not write a datastore file", details: location.details, inner: error)
             }
-            if let budget, budget.record(contents.count - previousSize) {
+            if let budget, budget.recordWrite(contents.count - previousSize) {
                 Self.evict(in: directoryPath, budget: budget)
             }
         }
@@ -134,7 +134,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             let size = budget == nil ? 0 : BlockingFileIO.fileSize(at: location.path)
             do {
                 try BlockingFileIO.removeFile(at: location.path)
-                _ = budget?.record(-size)
+                budget?.recordRemoval(size)
             } catch {
                 throw DatastoreError(
                     .deleteFailed, "Could not delete a datastore file", details: location.details, inner: error)
