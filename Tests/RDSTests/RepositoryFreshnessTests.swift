@@ -23,7 +23,7 @@ struct RepositoryFreshnessTests {
         let answer = try await fixture.repository.get("london")
 
         #expect(answer.entry?.expiresAt == fixture.clock.now.addingTimeInterval(100))
-        #expect(fixture.datastore.entries["london"]?.expiresAt == fixture.clock.now.addingTimeInterval(100))
+        #expect(fixture.datastore.peek("london")?.expiresAt == fixture.clock.now.addingTimeInterval(100))
     }
 
     @Test func get_UsesDefaultTTL_WhenUpstreamGivesNone() async throws {
@@ -48,7 +48,7 @@ struct RepositoryFreshnessTests {
         #expect(first.cacheStatus == .bypass)
         #expect(first.entry == nil)
         #expect(second.value == "london-2")
-        #expect(fixture.datastore.entries["london"] == nil)
+        #expect(fixture.datastore.peek("london") == nil)
         #expect(fixture.service.getCount(for: "london") == 3)
     }
 
@@ -148,6 +148,6 @@ struct RepositoryFreshnessTests {
         gate.open()
         #expect(await recorder.next(2).map(\.summary) == ["loading(london-1)", "loaded(london-2, service)"])
         #expect(fixture.service.getCount(for: "london") == 2)
-        #expect(fixture.datastore.entries["london"]?.expiresAt == fixture.clock.now.addingTimeInterval(100))
+        #expect(fixture.datastore.peek("london")?.expiresAt == fixture.clock.now.addingTimeInterval(100))
     }
 }

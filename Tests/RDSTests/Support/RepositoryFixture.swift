@@ -2,11 +2,11 @@ import Foundation
 import RDS
 import RDSTesting
 
-/// A repository of `String` values over a scripted service, a manual clock and a dictionary datastore.
+/// A repository of `String` values over a scripted service, a manual clock and a memory datastore.
 struct RepositoryFixture {
     let clock = ManualClock()
     let service = FakeService<String, String>()
-    let datastore = DictionaryDatastore<String, String>()
+    let datastore = FaultyDatastore()
     let logger = RecordingLogger()
     let store: RepositoryStore<String, String>
     let repository: Repository<String, String>
