@@ -1,0 +1,47 @@
+/// Byte classes of RFC 9110 / RFC 9112 used by the parsers.
+enum HTTPByte {
+    static let cr: UInt8 = 0x0D
+    static let lf: UInt8 = 0x0A
+    static let space: UInt8 = 0x20
+    static let tab: UInt8 = 0x09
+    static let colon: UInt8 = 0x3A
+    static let semicolon: UInt8 = 0x3B
+    static let comma: UInt8 = 0x2C
+
+    /// `tchar` (RFC 9110 §5.6.2): the bytes of methods, field names and codings.
+    @inline(__always)
+    static func isToken(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: true
+        default: false
+        }
+    }
+
+    /// `field-vchar / SP / HTAB` (RFC 9110 §5.5): anything but control bytes; obs-text allowed.
+    @inline(__always)
+    static func isFieldValue(_ byte: UInt8) -> Bool { byte >= 0x20 ? byte != 0x7F : byte == tab }
+
+    /// `SP / HTAB`.
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
+
+    /// `DIGIT`'s value, or nil.
+    @inline(__always)
+    static func digit(_ byte: UInt8) -> Int? { (0x30...0x39).contains(byte) ? Int(byte &- 0x30) : nil }
+
+    /// `HEXDIG`'s value (either case), or nil.
+    @inline(__always)
+    static func hexDigit(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x30...0x39: Int(byte &- 0x30)
+        case 0x41...0x46: Int(byte &- 0x41 &+ 10)
+        case 0x61...0x66: Int(byte &- 0x61 &+ 10)
+        default: nil
+        }
+    }
+
+    /// ASCII lower case of a letter; other bytes unchanged.
+    @inline(__always)
+    static func lowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+}

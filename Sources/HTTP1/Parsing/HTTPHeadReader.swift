@@ -1,0 +1,55 @@
+/// Reads a message head (start line, then the header section) incrementally, remembering where
+/// it stopped so that no byte is examined twice (picohttpparser's `last_len`).
+struct HTTPHeadReader<StartLine: HTTPStartLine>: Sendable {
+    /// What a call found.
+    enum Outcome {
+        case incomplete
+        /// The head, which ends just before `end`.
+        case complete(StartLine, HTTPHeaders, end: Int)
+        case invalid(HTTPParseError)
+    }
+
+    /// Where the start line (or a leading empty line) begins.
+    private var lineStart = 0
+    /// Where the search for the start line's LF resumes.
+    private var scanned = 0
+    private var startLine: StartLine?
+    private var fieldSection = HTTPFieldSectionReader(start: 0, keepsFields: true)
+
+    /// Reads what `buffer` holds beyond the previous call.
+    mutating func read(_ buffer: UnsafeRawBufferPointer, limits: HTTPParserLimits) -> Outcome {
+        if startLine == nil {
+            do throws(HTTPParseError) {
+                guard let line = try readStartLine(buffer, limits) else { return .incomplete }
+                startLine = line
+            } catch {
+                return .invalid(error)
+            }
+        }
+        guard let startLine else { return .incomplete }
+        switch fieldSection.read(buffer, limits: limits) {
+        case .incomplete: return .incomplete
+        case .invalid(let error): return .invalid(error)
+        case .complete(let end): return .complete(startLine, HTTPHeaders(fieldSection.fields), end: end)
+        }
+    }
+
+    /// The start line once its CRLF is in; empty lines before it are skipped (RFC 9112 §2.2) and
+    /// count towards its length limit.
+    private mutating func readStartLine(
+        _ buffer: UnsafeRawBufferPointer, _ limits: HTTPParserLimits
+    ) throws(HTTPParseError) -> StartLine? {
+        while let lf = HTTPLine.nextLineFeed(in: buffer, from: scanned) {
+            guard lf - 1 <= limits.maxRequestLineBytes else { throw StartLine.tooLong }
+            let line = try HTTPLine.content(of: buffer, from: lineStart, to: lf)
+            lineStart = lf + 1
+            scanned = lf + 1
+            if line.isEmpty { continue }
+            fieldSection = HTTPFieldSectionReader(start: lf + 1, keepsFields: true)
+            return try StartLine.parse(line)
+        }
+        scanned = buffer.count
+        guard buffer.count <= limits.maxRequestLineBytes + 1 else { throw StartLine.tooLong }
+        return nil
+    }
+}

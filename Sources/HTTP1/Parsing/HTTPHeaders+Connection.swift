@@ -1,0 +1,25 @@
+extension HTTPHeaders {
+    /// Whether the connection stays open after a message with these fields (RFC 9112 §9.3):
+    /// `Connection: close` ends it; otherwise HTTP/1.1 persists and HTTP/1.0 only with `keep-alive`.
+    public func connectionKeepsAlive(version: HTTPVersion) -> Bool {
+        var keepAlive = false
+        for field in fields where Self.equalsIgnoringCase(field.name, "connection") {
+            for option in field.value.split(separator: ",") {
+                let token = option.trimmingWhitespace()
+                if Self.equalsIgnoringCase(token, "close") { return false }
+                if Self.equalsIgnoringCase(token, "keep-alive") { keepAlive = true }
+            }
+        }
+        return version.minor >= 1 || keepAlive
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing SP / HTAB.
+    fileprivate func trimmingWhitespace() -> String {
+        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

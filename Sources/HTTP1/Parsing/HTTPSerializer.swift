@@ -1,0 +1,121 @@
+/// Writes HTTP/1.1 messages as bytes: whole responses for the server (head and body in one
+/// buffer, so one write), chunk framing for streamed bodies, and requests for the client.
+///
+/// Header order is deterministic: the status line, `Server`, `Date`, the handler's fields in
+/// their order (except their own `Server` and `Date`), then the framing field and `Connection`. Field names that are not tokens are
+/// dropped and control bytes in values become spaces, so no handler can split a response.
+public enum HTTPSerializer {
+    /// The `Server` field value.
+    public static let serverName = "rds-gateway"
+
+    /// The last chunk ending a chunked body (no trailers).
+    public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+
+    /// The interim response a server writes when `HTTPRequestParser.takeContinueExpectation()` says so.
+    public static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// `false` for answers that never carry a body: to HEAD, and 1xx, 204 and 304 (RFC 9110 §6.4.1).
+    public static func allowsBody(status: Int, requestMethod: HTTPMethod) -> Bool {
+        requestMethod != .head && status >= 200 && status != 204 && status != 304
+    }
+
+    /// A whole response: head and body for `.bytes` (with `Content-Length`), or only the head for
+    /// `.stream` (with `Transfer-Encoding: chunked`; write each element through `chunk(_:)`, then
+    /// `lastChunk`). HEAD gets the head with the body's length but no body; 1xx, 204 and 304 get
+    /// neither length nor body. A handler's own `Content-Length` is kept only for an empty answer to HEAD.
+    /// - Parameters:
+    ///   - keepAlive: writes `Connection: keep-alive`, else `Connection: close`.
+    ///   - date: the `Date` value; by default the current second.
+    public static func response(
+        _ response: HTTPResponse, requestMethod: HTTPMethod, keepAlive: Bool, date: [UInt8] = HTTPDate.current()
+    ) -> [UInt8] {
+        let bodyBytes: [UInt8]? = if case .bytes(let bytes) = response.body { bytes } else { nil }
+        let sendsBody = allowsBody(status: response.status, requestMethod: requestMethod)
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + (sendsBody ? bodyBytes?.count ?? 0 : 0))
+        out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
+        appendField("Server", serverName, to: &out)
+        out.append(contentsOf: "Date: ".utf8)
+        out.append(contentsOf: date)
+        out.append(contentsOf: "\r\n".utf8)
+        let keepsHandlerLength = requestMethod == .head && bodyBytes?.isEmpty == true
+        for field in response.headers
+        where !isFraming(field.name, keepingLength: keepsHandlerLength)
+            && !HTTPHeaders.equalsIgnoringCase(field.name, "server")
+            && !HTTPHeaders.equalsIgnoringCase(field.name, "date")
+        {
+            appendField(field.name, field.value, to: &out)
+        }
+        if response.status >= 200, response.status != 204, response.status != 304 {
+            if let bodyBytes {
+                if !(keepsHandlerLength && response.headers.contains("content-length")) {
+                    appendField("Content-Length", String(bodyBytes.count), to: &out)
+                }
+            } else {
+                appendField("Transfer-Encoding", "chunked", to: &out)
+            }
+        }
+        appendField("Connection", keepAlive ? "keep-alive" : "close", to: &out)
+        out.append(contentsOf: "\r\n".utf8)
+        if sendsBody, let bodyBytes { out.append(contentsOf: bodyBytes) }
+        return out
+    }
+
+    /// One chunk of a chunked body; empty input gives no bytes (an empty chunk would end the body).
+    public static func chunk(_ bytes: [UInt8]) -> [UInt8] {
+        guard !bytes.isEmpty else { return [] }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 20)
+        out.append(contentsOf: String(bytes.count, radix: 16).utf8)
+        out.append(contentsOf: "\r\n".utf8)
+        out.append(contentsOf: bytes)
+        out.append(contentsOf: "\r\n".utf8)
+        return out
+    }
+
+    /// A request for the client: request line, `Host` (unless the request has one), the request's
+    /// fields, `Content-Length` when there is a body or the method usually carries one, then the body.
+    /// The request's own `Content-Length` and `Transfer-Encoding` are replaced.
+    public static func request(_ request: HTTPRequest, host: String, port: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + request.body.count)
+        out.append(contentsOf: request.method.rawValue.utf8)
+        out.append(HTTPByte.space)
+        out.append(contentsOf: request.target.utf8)
+        out.append(contentsOf: " HTTP/1.1\r\n".utf8)
+        if !request.headers.contains("host") {
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            appendField("Host", port == 80 ? bracketed : "\(bracketed):\(port)", to: &out)
+        }
+        for field in request.headers where !isFraming(field.name, keepingLength: false) || isConnection(field.name) {
+            appendField(field.name, field.value, to: &out)
+        }
+        if !request.body.isEmpty || [.post, .put, .patch].contains(request.method) {
+            appendField("Content-Length", String(request.body.count), to: &out)
+        }
+        out.append(contentsOf: "\r\n".utf8)
+        out.append(contentsOf: request.body)
+        return out
+    }
+
+    /// `Content-Length` (unless kept), `Transfer-Encoding` and `Connection`: the serializer writes these.
+    private static func isFraming(_ name: String, keepingLength: Bool) -> Bool {
+        (!keepingLength && HTTPHeaders.equalsIgnoringCase(name, "content-length"))
+            || HTTPHeaders.equalsIgnoringCase(name, "transfer-encoding") || isConnection(name)
+    }
+
+    private static func isConnection(_ name: String) -> Bool { HTTPHeaders.equalsIgnoringCase(name, "connection") }
+
+    /// `name: value\r\n`; a name that is not a token is dropped, control bytes in the value become SP.
+    private static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {
+        guard !name.isEmpty, name.utf8.allSatisfy(HTTPByte.isToken) else { return }
+        out.append(contentsOf: name.utf8)
+        out.append(contentsOf: ": ".utf8)
+        let valueStart = out.count
+        out.append(contentsOf: value.utf8)
+        for index in valueStart..<out.count where !HTTPByte.isFieldValue(out[index]) {
+            out[index] = HTTPByte.space
+        }
+        out.append(contentsOf: "\r\n".utf8)
+    }
+}

@@ -1,0 +1,132 @@
+import HTTP1
+import Testing
+
+struct HTTPSerializerTests {
+    static let date = Array("Sun, 06 Nov 1994 08:49:37 GMT".utf8)
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func response_WritesHeadAndBody_InDeterministicOrder() {
+        let response = HTTPResponse(
+            status: 200, headers: ["Content-Type": "application/json", "X-B": "2", "Content-Length": "999"],
+            bytes: Array("{}".utf8))
+        let bytes = HTTPSerializer.response(response, requestMethod: .get, keepAlive: true, date: Self.date)
+        #expect(
+            Self.text(bytes)
+                == "HTTP/1.1 200 OK\r\nServer: rds-gateway\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
+                + "Content-Type: application/json\r\nX-B: 2\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}")
+    }
+
+    @Test func response_ParsesBack_WithTheResponseParser() {
+        let response = HTTPResponse(status: 404, headers: ["ETag": "\"v1\""], bytes: Array("missing".utf8))
+        var parser = HTTPResponseParser()
+        let bytes = HTTPSerializer.response(response, requestMethod: .get, keepAlive: false)
+        guard case .complete(let parsed, let consumed) = parser.parse(bytes) else {
+            Issue.record("serialized response does not parse")
+            return
+        }
+        #expect(consumed == bytes.count)
+        #expect(parsed.status == 404)
+        #expect(parsed.headers["etag"] == "\"v1\"")
+        #expect(parsed.headers["connection"] == "close")
+        #expect(parsed.headers["date"]?.hasSuffix(" GMT") == true)
+        #expect(ParsedResponse(parsed).body == Array("missing".utf8))
+    }
+
+    @Test func response_ToHead_KeepsLengthButNoBody() {
+        let response = HTTPResponse(status: 200, bytes: Array("12345".utf8))
+        let text = Self.text(HTTPSerializer.response(response, requestMethod: .head, keepAlive: true, date: Self.date))
+        #expect(text.hasSuffix("Content-Length: 5\r\nConnection: keep-alive\r\n\r\n"))
+    }
+
+    @Test func response_ToHead_KeepsHandlersLength_WhenBodyEmpty() {
+        let response = HTTPResponse(status: 200, headers: ["Content-Length": "42"])
+        let text = Self.text(HTTPSerializer.response(response, requestMethod: .head, keepAlive: true, date: Self.date))
+        #expect(text.contains("Content-Length: 42\r\n"))
+        #expect(!text.contains("Content-Length: 0"))
+    }
+
+    @Test(arguments: [204, 304])
+    func response_WritesNeitherLengthNorBody_ForBodilessStatus(_ status: Int) {
+        let response = HTTPResponse(status: status, bytes: Array("ignored".utf8))
+        let text = Self.text(HTTPSerializer.response(response, requestMethod: .get, keepAlive: true, date: Self.date))
+        #expect(!text.contains("Content-Length"))
+        #expect(text.hasSuffix("Connection: keep-alive\r\n\r\n"))
+    }
+
+    @Test func response_WritesChunkedHeadOnly_ForStream() {
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
+        continuation.finish()
+        let response = HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(stream))
+        let text = Self.text(HTTPSerializer.response(response, requestMethod: .get, keepAlive: true, date: Self.date))
+        #expect(
+            text.hasSuffix(
+                "Content-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n"))
+    }
+
+    @Test func response_NeutralisesControlBytes_AndDropsBadNames() {
+        let response = HTTPResponse(status: 200, headers: ["X-A": "a\r\nSet-Cookie: evil", "Bad Name": "x"])
+        let text = Self.text(HTTPSerializer.response(response, requestMethod: .get, keepAlive: true, date: Self.date))
+        #expect(text.contains("X-A: a  Set-Cookie: evil\r\n"))
+        #expect(!text.contains("Bad Name"))
+    }
+
+    @Test func response_DropsHandlersServerDateAndFraming() {
+        let response = HTTPResponse(
+            status: 200, headers: ["Server": "x", "Date": "y", "Transfer-Encoding": "gzip", "Connection": "upgrade"])
+        let text = Self.text(HTTPSerializer.response(response, requestMethod: .get, keepAlive: false, date: Self.date))
+        #expect(!text.contains("Server: x") && !text.contains("Date: y") && !text.contains("gzip"))
+        #expect(!text.contains("upgrade"))
+    }
+
+    @Test func chunks_DecodeBack_WithTheParser() {
+        var bytes = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        let pieces = [Array("data: a\n\n".utf8), [], Array(repeating: UInt8(ascii: "z"), count: 300)]
+        for piece in pieces { bytes += HTTPSerializer.chunk(piece) }
+        bytes += HTTPSerializer.lastChunk
+        var parser = HTTPResponseParser()
+        guard case .complete(let response, _) = parser.parse(bytes) else {
+            Issue.record("chunks do not parse")
+            return
+        }
+        #expect(ParsedResponse(response).body == pieces.flatMap { $0 })
+        #expect(HTTPSerializer.chunk([]).isEmpty)
+    }
+
+    @Test func request_ParsesBack_WithTheRequestParser() {
+        let request = HTTPRequest(
+            method: .post, target: "/notes?x=1", headers: ["Accept": "application/json", "Content-Length": "7"],
+            body: Array("{\"a\":1}".utf8))
+        var parser = HTTPRequestParser()
+        guard case .complete(let parsed, _) = parser.parse(HTTPSerializer.request(request, host: "::1", port: 8080))
+        else {
+            Issue.record("serialized request does not parse")
+            return
+        }
+        #expect(
+            ParsedRequest(parsed)
+                == ParsedRequest(
+                    "POST", "/notes?x=1", ["Host: [::1]:8080", "Accept: application/json", "Content-Length: 7"],
+                    "{\"a\":1}"))
+    }
+
+    @Test func request_KeepsOwnHost_AndOmitsLength_ForBodilessGet() {
+        let request = HTTPRequest(method: .get, target: "/", headers: ["Host": "example.org"])
+        let text = Self.text(HTTPSerializer.request(request, host: "127.0.0.1", port: 80))
+        #expect(text == "GET / HTTP/1.1\r\nHost: example.org\r\n\r\n")
+    }
+
+    @Test func date_FormatsIMFFixdate() {
+        #expect(Self.text(HTTPDate.format(secondsSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.current().count == 29)
+    }
+
+    @Test func connectionKeepsAlive_FollowsVersionAndTokens() {
+        let close: HTTPHeaders = ["Connection": "Keep-Alive, close"]
+        let keep: HTTPHeaders = ["Connection": " keep-alive "]
+        #expect(HTTPHeaders().connectionKeepsAlive(version: .http1_1))
+        #expect(!HTTPHeaders().connectionKeepsAlive(version: .http1_0))
+        #expect(!close.connectionKeepsAlive(version: .http1_1))
+        #expect(keep.connectionKeepsAlive(version: .http1_0))
+    }
+}
