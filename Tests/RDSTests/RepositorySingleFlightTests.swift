@@ -68,6 +68,25 @@ struct RepositorySingleFlightTests {
         await gate.waitForCancellations(1)
     }
 
+    @Test func get_ServesStale_WhenFetchPassesDeadlineWithinStaleIfError() async throws {
+        let fixture = RepositoryFixture(policy: RepositoryPolicy(staleIfError: 600, fetchDeadline: 5))
+        try await fixture.prime("london", "london-1")
+        fixture.clock.advance(by: 61)
+        let gate = FakeGate()
+        fixture.service.expectGet("london", returning: RepositoryFixture.fetched("late"), heldBy: gate)
+
+        let task = Task { try await fixture.repository.get("london") }
+        await gate.waitForArrivals(1)
+        #expect(await eventually { fixture.clock.sleeperCount == 1 })
+        fixture.clock.advance(by: 5)
+
+        let answer = try await task.value
+        #expect(answer.value == "london-1")
+        #expect(answer.cacheStatus == .stale)
+        #expect((answer.error as? RepositoryError)?.kind == .deadlineExceeded)
+        await gate.waitForCancellations(1)
+    }
+
     @Test func get_CancelsFetch_WhenEveryWaiterLeaves() async throws {
         let fixture = RepositoryFixture()
         let recorder = await fixture.record("london")
