@@ -23,11 +23,8 @@ struct RepositoryStateTests {
 
     @Test func state_ShowsLoading_WhileAFetchIsUnderWay() async throws {
         let fixture = RepositoryFixture()
-        let gate = FakeGate()
-        fixture.service.expectGet("london", returning: RepositoryFixture.fetched("london-1"), heldBy: gate)
 
-        let task = Task { try await fixture.repository.get("london") }
-        await gate.waitForArrivals(1)
+        let (task, gate) = await fixture.startHeldRead("london", answering: "london-1")
 
         #expect(fixture.repository.state(of: "london").summary == "loading(nil)")
         let late = StateRecorder(fixture.repository.states(of: "london"))
