@@ -15,7 +15,8 @@ struct FakeServiceTests {
 
     @Test func get_RecordsIssue_WhenValidatorsDifferFromScript() async throws {
         let service = FakeService<String, String>()
-        service.expectGet("london", ifChangedFrom: .some(Validators(etag: "\"a\"")), returning: RepositoryFixture.fetched("v"))
+        service.expectGet(
+            "london", ifChangedFrom: .some(Validators(etag: "\"a\"")), returning: RepositoryFixture.fetched("v"))
 
         await withKnownIssue {
             _ = try await service.get("london", ifChangedFrom: Validators(etag: "\"b\""))
@@ -29,10 +30,12 @@ struct FakeServiceTests {
         service.expectGet("paris", throwing: ServiceError(.notFound, "gone"))
         service.expectGet("london", returning: RepositoryFixture.fetched("second"))
 
-        let values = [try await service.get("london", ifChangedFrom: nil), try await service.get("london", ifChangedFrom: nil)]
-            .map { response -> String? in
-                if case .fetched(let fetched) = response { fetched.value } else { nil }
-            }
+        let values = [
+            try await service.get("london", ifChangedFrom: nil), try await service.get("london", ifChangedFrom: nil),
+        ]
+        .map { response -> String? in
+            if case .fetched(let fetched) = response { fetched.value } else { nil }
+        }
 
         #expect(values == ["first", "second"])
         await #expect(throws: ServiceError.self) { try await service.get("paris", ifChangedFrom: nil) }

@@ -67,7 +67,8 @@ struct RepositorySingleFlightTests {
 
         let error = try await #require(throws: RepositoryError.self) { try await task.value }
         #expect(error.kind == .deadlineExceeded)
-        #expect(await recorder.next(2).map(\.summary) == ["loading(nil)", "failed(fetch_deadline_exceeded, cached: nil)"])
+        #expect(
+            await recorder.next(2).map(\.summary) == ["loading(nil)", "failed(fetch_deadline_exceeded, cached: nil)"])
         #expect(!fixture.store.isFetching("london"))
         await gate.waitForCancellations(1)
     }

@@ -8,7 +8,9 @@ struct RepositoryWriteTests {
     private let fixture = RepositoryFixture()
 
     private static func stored(_ value: String) -> WriteResult<String> {
-        WriteResult(reply: "ok", stored: Fetched(value: value, freshness: Freshness(lifetime: 30), validators: Validators(etag: "\"w\"")))
+        WriteResult(
+            reply: "ok",
+            stored: Fetched(value: value, freshness: Freshness(lifetime: 30), validators: Validators(etag: "\"w\"")))
     }
 
     @Test func save_StoresServiceAnswer_AndPublishesExactlyOneState() async throws {

@@ -13,7 +13,8 @@ extension Repository {
     ) async -> FlightOutcome<Value> {
         if recheckStore, let stored = await storedEntry(for: key), stored.isFresh(at: store.clock.now) {
             let answer = RepositoryAnswer(value: stored.value, entry: stored, cacheStatus: .hit)
-            return FlightOutcome(result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
+            return FlightOutcome(
+                result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
         }
         let response: ServiceResponse<Value>
         do {
@@ -28,11 +29,13 @@ extension Repository {
         switch response {
         case .fetched(let fetched):
             let stored = await keep(fetched, for: key, at: now)
-            let answer = RepositoryAnswer(value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
+            let answer = RepositoryAnswer(
+                value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
         case .notModified(let freshness, let newValidators):
             guard let entry else {
-                let error = ServiceError(.badResponse, "The service answered “not modified” to an unconditional request")
+                let error = ServiceError(
+                    .badResponse, "The service answered “not modified” to an unconditional request")
                 return failure(repositoryError(error, key), key: key, entry: nil)
             }
             let merged = Validators(
@@ -49,7 +52,8 @@ extension Repository {
     /// Stores `fetched` when the upstream allows it and returns the stored entry; drops the key
     /// (and returns `nil`) when it does not. A failing datastore is logged, never thrown.
     func keep(_ fetched: Fetched<Value>, for key: Key, at now: Date) async -> CacheEntry<Value>? {
-        let entry = policy.entry(for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
+        let entry = policy.entry(
+            for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
         do {
             if let entry {
                 try await store.datastore.save(entry, for: key)

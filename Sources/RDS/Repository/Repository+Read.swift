@@ -14,7 +14,8 @@ extension Repository {
         case .fetch(let validators):
             let recheck = intent == .cached && policy.mode == .cacheFirst
             return try await store.flights.join(key, previous: entry?.value) {
-                await fetch(key, entry: entry, validators: validators, recheckStore: recheck, allowStale: intent != .reload)
+                await fetch(
+                    key, entry: entry, validators: validators, recheckStore: recheck, allowStale: intent != .reload)
             }
         }
     }

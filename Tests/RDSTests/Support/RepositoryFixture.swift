@@ -37,7 +37,9 @@ struct RepositoryFixture {
 
     /// Starts a read of `key` whose service call (answering `value`) is held by a new gate, and
     /// returns once the call is held.
-    func startHeldRead(_ key: String, answering value: String) async -> (Task<RepositoryAnswer<String>, any Error>, FakeGate) {
+    func startHeldRead(_ key: String, answering value: String) async -> (
+        Task<RepositoryAnswer<String>, any Error>, FakeGate
+    ) {
         let gate = FakeGate()
         service.expectGet(key, returning: Self.fetched(value), heldBy: gate)
         let task = Task { try await repository.get(key) }
