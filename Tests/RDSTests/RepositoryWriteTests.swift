@@ -88,6 +88,24 @@ struct RepositoryWriteTests {
         #expect(fixture.logger.events == ["datastore_write_failed"])
     }
 
+    @Test func save_WinsOverAFetchUnderWay() async throws {
+        let recorder = await fixture.record("london")
+        let (read, gate) = await fixture.startHeldRead("london", answering: "london-old")
+        fixture.service.expectSave("london", .success(Self.stored("london-saved")))
+
+        try await fixture.repository.save("london-new", for: "london")
+        gate.open()
+        let answer = try await read.value
+
+        #expect(answer.value == "london-old")
+        #expect(answer.cacheStatus == .bypass)
+        #expect(fixture.datastore.peek("london")?.value == "london-saved")
+        #expect(await recorder.next(2).map(\.summary) == ["loading(nil)", "loaded(london-saved, write)"])
+        try await fixture.repository.purge("london")
+        #expect(await recorder.next(1).map(\.summary) == ["initialized"])
+        #expect(recorder.states.count == 4)
+    }
+
     @Test func purgeAll_EmptiesDatastore_AndResetsEveryWatchedKey() async throws {
         try await fixture.prime("london", "london-1")
         try await fixture.prime("paris", "paris-1")
