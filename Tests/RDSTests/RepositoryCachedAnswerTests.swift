@@ -51,7 +51,8 @@ struct RepositoryCachedAnswerTests {
     @Test func cachedAnswer_IsNil_ForDatastoresThatCannotPeek() async throws {
         let fixture = RepositoryFixture()
         try await fixture.prime("london", "london-1")
-        let store = RepositoryStore(datastore: OpaqueDatastore(fixture.datastore), clock: fixture.clock, logger: fixture.logger)
+        let store = RepositoryStore(
+            datastore: OpaqueDatastore(fixture.datastore), clock: fixture.clock, logger: fixture.logger)
         let repository = Repository(name: "weather", store: store, service: fixture.service, policy: RepositoryPolicy())
 
         #expect(repository.cachedAnswer(for: "london") == nil)

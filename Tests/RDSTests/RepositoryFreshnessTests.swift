@@ -99,7 +99,8 @@ struct RepositoryFreshnessTests {
         #expect(answer.cacheStatus == .stale)
         let error = try #require(answer.error as? RepositoryError)
         #expect(ErrorChain(error).links.map(\.code) == ["fetch_failed", "upstream_timeout"])
-        #expect(await recorder.next(2).map(\.summary) == ["loading(london-1)", "failed(fetch_failed, cached: london-1)"])
+        #expect(
+            await recorder.next(2).map(\.summary) == ["loading(london-1)", "failed(fetch_failed, cached: london-1)"])
     }
 
     @Test func get_Throws_PastStaleIfErrorWindow() async throws {
@@ -136,7 +137,8 @@ struct RepositoryFreshnessTests {
         #expect(try await fixture.repository.get("london").cacheStatus == .hit)
         #expect(fixture.service.getCount(for: "london") == 1)
         let gate = FakeGate()
-        fixture.service.expectGet("london", returning: RepositoryFixture.fetched("london-2", lifetime: 100), heldBy: gate)
+        fixture.service.expectGet(
+            "london", returning: RepositoryFixture.fetched("london-2", lifetime: 100), heldBy: gate)
         fixture.clock.advance(by: 1)
 
         let due = try await fixture.repository.get("london")

@@ -8,7 +8,9 @@ struct RepositoryWriteTests {
     private let fixture = RepositoryFixture()
 
     private static func stored(_ value: String) -> WriteResult<String> {
-        WriteResult(reply: "ok", stored: Fetched(value: value, freshness: Freshness(lifetime: 30), validators: Validators(etag: "\"w\"")))
+        WriteResult(
+            reply: "ok",
+            stored: Fetched(value: value, freshness: Freshness(lifetime: 30), validators: Validators(etag: "\"w\"")))
     }
 
     @Test func save_StoresServiceAnswer_AndPublishesExactlyOneState() async throws {
@@ -84,6 +86,24 @@ struct RepositoryWriteTests {
         #expect(await recorder.next(1).map(\.summary) == ["initialized"])
         #expect(fixture.datastore.peek("london") == nil)
         #expect(fixture.logger.events == ["datastore_write_failed"])
+    }
+
+    @Test func save_WinsOverAFetchUnderWay() async throws {
+        let recorder = await fixture.record("london")
+        let (read, gate) = await fixture.startHeldRead("london", answering: "london-old")
+        fixture.service.expectSave("london", .success(Self.stored("london-saved")))
+
+        try await fixture.repository.save("london-new", for: "london")
+        gate.open()
+        let answer = try await read.value
+
+        #expect(answer.value == "london-old")
+        #expect(answer.cacheStatus == .bypass)
+        #expect(fixture.datastore.peek("london")?.value == "london-saved")
+        #expect(await recorder.next(2).map(\.summary) == ["loading(nil)", "loaded(london-saved, write)"])
+        try await fixture.repository.purge("london")
+        #expect(await recorder.next(1).map(\.summary) == ["initialized"])
+        #expect(recorder.states.count == 4)
     }
 
     @Test func purgeAll_EmptiesDatastore_AndResetsEveryWatchedKey() async throws {

@@ -35,6 +35,18 @@ struct RepositoryFixture {
         return recorder
     }
 
+    /// Starts a read of `key` whose service call (answering `value`) is held by a new gate, and
+    /// returns once the call is held.
+    func startHeldRead(_ key: String, answering value: String) async -> (
+        Task<RepositoryAnswer<String>, any Error>, FakeGate
+    ) {
+        let gate = FakeGate()
+        service.expectGet(key, returning: Self.fetched(value), heldBy: gate)
+        let task = Task { try await repository.get(key) }
+        await gate.waitForArrivals(1)
+        return (task, gate)
+    }
+
     /// Stores `value` for `key` through a cold read, so later tests start from a known entry.
     func prime(_ key: String, _ value: String, lifetime: TimeInterval = 60, etag: String? = nil) async throws {
         service.expectGet(key, returning: Self.fetched(value, lifetime: lifetime, etag: etag))
