@@ -55,12 +55,14 @@ final class EventLoop: @unchecked Sendable {
     func start() {
         let retained = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let loop = Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue()
-            loop.run()
-            return nil
-        }, retained)
+        let created = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                let loop = Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue()
+                loop.run()
+                return nil
+            }, retained)
         if created == 0 {
             pthread_detach(thread)
         } else {

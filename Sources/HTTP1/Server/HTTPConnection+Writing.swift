@@ -13,7 +13,9 @@ extension HTTPConnection {
     func flush() {
         guard !isClosed else { return }
         while outboundOffset < outbound.count {
-            let result = outbound.withUnsafeBytes { socket.send(UnsafeRawBufferPointer(rebasing: $0[outboundOffset...])) }
+            let result = outbound.withUnsafeBytes {
+                socket.send(UnsafeRawBufferPointer(rebasing: $0[outboundOffset...]))
+            }
             switch result {
             case .sent(let count):
                 outboundOffset += count

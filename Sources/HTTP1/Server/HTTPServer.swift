@@ -80,7 +80,6 @@ public final class HTTPServer: Sendable {
         }
     }
 
-
     /// A listener that admits each accepted socket (or closes it past `maxConnections`) and
     /// starts its connection on the next loop.
     private func makeListener(address: SocketAddress, group: EventLoopGroup) throws -> SocketListener {

@@ -40,7 +40,9 @@ final class RawHTTPClient: Sendable {
         try await Self.offload { [fd] in
             var offset = 0
             while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
                 guard sent > 0 else { throw SocketError.current("send") }
                 offset += sent
             }
