@@ -9,13 +9,15 @@ extension HTTPService {
     {
         try Task.checkCancellation()
         let baseURL = host.baseURL
-        guard let endpoint = UpstreamEndpoint(url: baseURL) else {
+        guard let endpoint = UpstreamEndpoint(url: baseURL),
+            let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        else {
             throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
         }
-        let path = Self.joinedPath(base: baseURL.path, key.path)
+        let path = Self.joinedPath(base: base.percentEncodedPath, key.path)
         let forwarded = key.sortedHeaders.filter { forwardedHeaders.admits($0.name) }
         let request = HTTPRequest(
-            method: method, target: try target(path: path, key: key, baseQuery: baseURL.query),
+            method: method, target: try target(path: path, key: key, baseQuery: base.percentEncodedQuery),
             headers: try headers(forwarding: forwarded, key: key, endpoint: endpoint, extra: extraHeaders), body: body)
         let requestTime = clock.now
         let response: HTTPResponse
