@@ -83,4 +83,33 @@ enum BlockingFileIO {
         }
         return names
     }
+
+    /// The size and modification time of a file.
+    struct FileInfo {
+        /// The file's name in its folder.
+        let name: String
+        /// Its size in bytes.
+        let size: Int
+        /// Its modification time, seconds since 1970.
+        let modified: Double
+    }
+
+    /// The size of the file at `path`, or 0 when there is none (or it cannot be examined).
+    static func fileSize(at path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+    }
+
+    /// Size and modification time of each file in the folder at `path` that `include` accepts;
+    /// files that vanish meanwhile are skipped.
+    static func fileInfos(inDirectory path: String, where include: (String) -> Bool) throws(FileSystemError)
+        -> [FileInfo]
+    {
+        try fileNames(inDirectory: path).filter(include).compactMap { name in
+            var status = stat()
+            guard stat(path + "/" + name, &status) == 0 else { return nil }
+            let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+            return FileInfo(name: name, size: Int(status.st_size), modified: modified)
+        }
+    }
 }

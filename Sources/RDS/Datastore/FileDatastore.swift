@@ -14,26 +14,39 @@ import Foundation
 /// - Blocking system calls run on a few serial `DispatchQueue`s (chosen by the key's hash, so the
 ///   operations on one key keep their order), bridged to `async` with continuations; nothing
 ///   blocks the cooperative thread pool and no lock is held across I/O.
+/// - With a `maxBytes`, a save that takes the entry files past it removes the files with the
+///   oldest modification time (the least recently written) until they fit in 90 % of it.
 public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Value: Sendable & DatastoreCodable>:
     Datastore
 {
     /// The folder holding the entries.
     public let directory: URL
 
-    private let directoryPath: String
-    private let hash: @Sendable ([UInt8]) -> [UInt8]
-    private let queues: [DispatchQueue]
+    /// ``directory`` as a file system path.
+    let directoryPath: String
+    /// Turns a key's encoded bytes into the digest that names its file.
+    let hash: @Sendable ([UInt8]) -> [UInt8]
+    /// The serial queues that run the blocking calls; a key always uses the same one.
+    let queues: [DispatchQueue]
+    private let budget: DiskBudget?
 
     /// Opens the datastore in `directory`, creating the folder (and its parents) when missing.
     ///
     /// Files in the folder that the datastore did not name are left alone, even by ``deleteAll()``.
-    /// - Throws: ``DatastoreError`` (`writeFailed`) when the folder cannot be created.
-    public convenience init(directory: URL) throws {
-        try self.init(directory: directory, hash: SHA256.digest)
+    /// - Parameters:
+    ///   - directory: The folder of the entry files.
+    ///   - maxBytes: A bound on the total size of the entry files, or `nil` for none. With a bound,
+    ///     opening measures the files already there (a short blocking scan, meant for start-up).
+    /// - Throws: ``DatastoreError`` (`writeFailed`) when the folder cannot be created, `readFailed`
+    ///   when it cannot be listed.
+    public convenience init(directory: URL, maxBytes: Int? = nil) throws {
+        try self.init(directory: directory, maxBytes: maxBytes, hash: SHA256.digest)
     }
 
     /// Opens the datastore with another hash function for file names (tests force collisions).
-    init(directory: URL, hash: @escaping @Sendable ([UInt8]) -> [UInt8], queueCount: Int = 4) throws {
+    init(
+        directory: URL, maxBytes: Int? = nil, hash: @escaping @Sendable ([UInt8]) -> [UInt8], queueCount: Int = 4
+    ) throws {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -43,12 +56,25 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         self.directoryPath = directory.path
         self.hash = hash
         self.queues = (0..<max(1, queueCount)).map { DispatchQueue(label: "rds.file-datastore.io.\($0)") }
+        if let maxBytes {
+            let usedBytes: Int
+            do {
+                usedBytes = try BlockingFileIO.fileInfos(inDirectory: directory.path, where: Self.isEntryFileName)
+                    .reduce(0) { $0 + $1.size }
+            } catch {
+                throw DatastoreError(.readFailed, "Could not list the datastore folder", inner: error)
+            }
+            budget = DiskBudget(maxBytes: maxBytes, usedBytes: usedBytes)
+        } else {
+            budget = nil
+        }
     }
 
     /// Reads the entry for `key`, fresh or stale; `nil` when missing or unusable.
     /// - Throws: ``DatastoreError`` (`readFailed`) when the file exists but cannot be read.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         let location = try location(of: key)
+        let budget = budget
         return try await perform(on: location) { () throws(DatastoreError) -> CacheEntry<Value>? in
             let contents: [UInt8]?
             do {
@@ -61,14 +87,13 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             switch FileEntryFormat.decode(contents, keyBytes: location.keyBytes) {
             case .entry(let stored):
                 if let value = try? Value(decodingBytes: stored.value) { return stored.withValue(value) }
-                try? BlockingFileIO.removeFile(at: location.path)
-                return nil
             case .otherKey:
                 return nil
             case .invalid:
-                try? BlockingFileIO.removeFile(at: location.path)
-                return nil
+                break
             }
+            if (try? BlockingFileIO.removeFile(at: location.path)) != nil { budget?.recordRemoval(contents.count) }
+            return nil
         }
     }
 
@@ -77,6 +102,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     public func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
         let location = try location(of: key)
         let temporaryPath = temporaryPath(for: location)
+        let (budget, directoryPath) = (budget, directoryPath)
         try await perform(on: location) { () throws(DatastoreError) in
             let valueBytes: [UInt8]
             do {
@@ -86,11 +112,15 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
                     .codingFailed, "Could not encode the value", details: location.details, inner: error)
             }
             let contents = FileEntryFormat.encode(entry.withValue(valueBytes), keyBytes: location.keyBytes)
+            let previousSize = budget == nil ? 0 : BlockingFileIO.fileSize(at: location.path)
             do {
                 try BlockingFileIO.writeAtomically(contents, to: location.path, via: temporaryPath)
             } catch {
                 throw DatastoreError(
                     .writeFailed, "Could not write a datastore file", details: location.details, inner: error)
+            }
+            if let budget, budget.recordWrite(contents.count - previousSize) {
+                Self.evict(in: directoryPath, budget: budget)
             }
         }
     }
@@ -99,9 +129,12 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// - Throws: ``DatastoreError`` (`deleteFailed`).
     public func delete(_ key: Key) async throws {
         let location = try location(of: key)
+        let budget = budget
         try await perform(on: location) { () throws(DatastoreError) in
+            let size = budget == nil ? 0 : BlockingFileIO.fileSize(at: location.path)
             do {
                 try BlockingFileIO.removeFile(at: location.path)
+                budget?.recordRemoval(size)
             } catch {
                 throw DatastoreError(
                     .deleteFailed, "Could not delete a datastore file", details: location.details, inner: error)
@@ -112,8 +145,9 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// Removes every entry file (and leftover temporary file) of this datastore; other files stay.
     /// - Throws: ``DatastoreError`` (`deleteFailed`) naming the first failure; the other files are still removed.
     public func deleteAll() async throws {
-        let directoryPath = directoryPath
+        let (budget, directoryPath) = (budget, directoryPath)
         try await perform(on: queues[0]) { () throws(DatastoreError) in
+            defer { budget?.reset() }
             var firstFailure: FileSystemError?
             do throws(FileSystemError) {
                 for name in try BlockingFileIO.fileNames(inDirectory: directoryPath) where Self.isOwnedFileName(name) {
@@ -128,87 +162,6 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             }
             if let firstFailure {
                 throw DatastoreError(.deleteFailed, "Could not delete every datastore file", inner: firstFailure)
-            }
-        }
-    }
-}
-
-extension FileDatastore {
-    /// Where the entry of one key lives.
-    private struct Location: Sendable {
-        let keyBytes: [UInt8]
-        let fileName: String
-        let path: String
-        let queue: DispatchQueue
-
-        /// Context for errors: the file name only (a hash, so it reveals nothing of the key).
-        var details: [String: String] { ["file": fileName] }
-    }
-
-    private static var entrySuffix: String { ".entry" }
-    private static var temporarySuffix: String { ".tmp" }
-
-    private func location(of key: Key) throws(DatastoreError) -> Location {
-        let keyBytes: [UInt8]
-        do {
-            keyBytes = try key.encodedBytes()
-        } catch {
-            throw DatastoreError(.codingFailed, "Could not encode the key", inner: error)
-        }
-        let digest = hash(keyBytes)
-        let fileName = Self.hex(digest) + Self.entrySuffix
-        let queue = queues[Int(digest.first ?? 0) % queues.count]
-        return Location(keyBytes: keyBytes, fileName: fileName, path: directoryPath + "/" + fileName, queue: queue)
-    }
-
-    /// A fresh hidden name next to the entry: `.<entry name>.<16 hex digits>.tmp`.
-    private func temporaryPath(for location: Location) -> String {
-        let random = String(UInt64.random(in: .min ... .max), radix: 16)
-        return directoryPath + "/." + location.fileName + "." + random + Self.temporarySuffix
-    }
-
-    /// `true` for names this datastore writes: `<hex>.entry` and `.<hex>.entry.<hex>.tmp`.
-    static func isOwnedFileName(_ name: String) -> Bool {
-        var parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        if parts.count == 2 {
-            return parts[1] == "entry" && isHex(parts[0])
-        }
-        guard parts.count == 5, parts.removeFirst().isEmpty else { return false }
-        return parts[1] == "entry" && parts[3] == "tmp" && isHex(parts[0]) && isHex(parts[2])
-    }
-
-    private static func isHex(_ text: Substring) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    private func perform<Result: Sendable>(
-        on location: Location, _ work: @escaping @Sendable () throws(DatastoreError) -> Result
-    ) async throws -> Result {
-        try await perform(on: location.queue, work)
-    }
-
-    /// Runs blocking `work` on `queue` and resumes the calling task with its outcome.
-    private func perform<Result: Sendable>(
-        on queue: DispatchQueue, _ work: @escaping @Sendable () throws(DatastoreError) -> Result
-    ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                do {
-                    continuation.resume(returning: try work())
-                } catch {
-                    continuation.resume(throwing: error)
-                }
             }
         }
     }

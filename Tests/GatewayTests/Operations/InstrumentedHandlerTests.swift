@@ -1,13 +1,14 @@
 import Gateway
 import HTTP1
 import RDS
+import RDSTesting
 import Synchronization
 import Testing
 
 struct InstrumentedHandlerTests {
     @Test func handle_ReturnsTheClientsRequestID_AndBindsItForUpstreamCalls() async throws {
         let inner = EchoHandler()
-        let handler = InstrumentedHandler(wrapping: inner, metrics: GatewayMetrics(), logger: CapturingLogger()) { _ in
+        let handler = InstrumentedHandler(wrapping: inner, metrics: GatewayMetrics(), logger: RecordingLogger()) { _ in
             RouteClassification(route: "/weather/{city}", repository: "weather")
         }
         let response = await handler.handle(
@@ -20,7 +21,7 @@ struct InstrumentedHandlerTests {
 
     @Test func handle_ReplacesAnInvalidRequestID_EverywhereWithTheSameNewOne() async throws {
         let inner = EchoHandler()
-        let handler = InstrumentedHandler(wrapping: inner, metrics: GatewayMetrics(), logger: CapturingLogger()) { _ in
+        let handler = InstrumentedHandler(wrapping: inner, metrics: GatewayMetrics(), logger: RecordingLogger()) { _ in
             .unmatched
         }
         let response = await handler.handle(
@@ -33,7 +34,7 @@ struct InstrumentedHandlerTests {
     }
 
     @Test func handle_LogsOneJSONLinePerRequest_WithoutTheQueryString() async throws {
-        let logger = CapturingLogger()
+        let logger = RecordingLogger()
         let handler = InstrumentedHandler(wrapping: EchoHandler(status: 504), metrics: GatewayMetrics(), logger: logger)
         { _ in
             RouteClassification(route: "/weather/{city}", repository: "weather")
@@ -41,8 +42,8 @@ struct InstrumentedHandlerTests {
         _ = await handler.handle(
             HTTPRequest(method: .get, target: "/weather/oslo?api_key=secret", headers: ["X-Request-ID": "r1"]))
 
-        let event = try #require(logger.events.only)
-        #expect(event.name == "request")
+        let event = try #require(logger.entries.only)
+        #expect(event.event == "request")
         #expect(event.level == .error)
         #expect(event.fields["method"] == "GET")
         #expect(event.fields["path"] == "/weather/oslo")
@@ -61,7 +62,7 @@ struct InstrumentedHandlerTests {
     @Test func handlers_CountRequestsAndCacheResults_OnBothPaths() async throws {
         let metrics = GatewayMetrics()
         let inner = EchoHandler(immediateCacheHeader: "HIT")
-        let handler = InstrumentedHandler(wrapping: inner, metrics: metrics, logger: CapturingLogger()) { request in
+        let handler = InstrumentedHandler(wrapping: inner, metrics: metrics, logger: RecordingLogger()) { request in
             request.path.hasPrefix("/weather/")
                 ? RouteClassification(route: "/weather/{city}", repository: "weather") : .unmatched
         }
@@ -84,7 +85,7 @@ struct InstrumentedHandlerTests {
     }
 
     @Test func respondImmediately_ReturnsNil_WhenTheInnerHandlerHasNoImmediateAnswer() {
-        let handler = InstrumentedHandler(wrapping: EchoHandler(), metrics: GatewayMetrics(), logger: CapturingLogger())
+        let handler = InstrumentedHandler(wrapping: EchoHandler(), metrics: GatewayMetrics(), logger: RecordingLogger())
         { _ in
             .unmatched
         }
