@@ -52,7 +52,6 @@ public final class GatewayDependencyContainer: Sendable {
         let readiness = Readiness(
             cacheDirectory: configuration.cache.disk.map { URL(fileURLWithPath: $0.path) },
             services: configuration.services.keys.sorted(), clock: clock)
-        for service in configuration.services.keys.sorted() { metrics.registerService(service) }
         self.metrics = metrics
         self.readiness = readiness
         let names = configuration.repositoryNames
@@ -81,7 +80,8 @@ public final class GatewayDependencyContainer: Sendable {
             if let disk = configuration.cache.disk {
                 let folder = URL(fileURLWithPath: disk.path).appendingPathComponent(name, isDirectory: true)
                 do {
-                    let level2 = try FileDatastore<ResourceKey, Representation>(directory: folder)
+                    let level2 = try FileDatastore<ResourceKey, Representation>(
+                        directory: folder, maxBytes: disk.maxBytes.map { max(1, $0 / share) })
                     datastore = TwoLevelDatastore(l1: level1, l2: level2, logger: logger)
                 } catch {
                     diskProblems[name] = ErrorChain(error).links.map(\.message).joined(separator: ": ")
@@ -92,8 +92,8 @@ public final class GatewayDependencyContainer: Sendable {
                 datastore = level1
             }
             let store = RepositoryStore(datastore: datastore, clock: clock, logger: logger)
-            let measured = MeasuredTransport(
-                service: settings.service, inner: transport, metrics: metrics, readiness: readiness)
+            let measured = InstrumentedTransport(
+                wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
             let httpService = Self.makeService(
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
                 transport: measured, clock: clock)
