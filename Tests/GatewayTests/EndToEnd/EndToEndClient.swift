@@ -73,3 +73,11 @@ enum EndToEndClient {
         }
     }
 }
+
+extension EndToEndClient {
+    /// Closes a connection opened with ``connect(_:_:port:headers:body:)`` without reading the answer.
+    static func disconnect(_ descriptor: Int32) {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+    }
+}
