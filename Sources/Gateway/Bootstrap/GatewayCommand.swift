@@ -76,7 +76,6 @@ public enum GatewayCommand {
         let level = (try? LogLevel.resolve(configured: configuration.logging.level, environment: environment))
             ?? configuration.logging.level
         let logger = JSONLinesLogger(minimumLevel: level)
-        let signals = ShutdownSignals { number in logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))]) }
         let container: GatewayDependencyContainer
         do {
             container = try await Bootstrap.makeContainer(configuration: configuration, logger: logger)
@@ -93,6 +92,7 @@ public enum GatewayCommand {
             await Bootstrap.shutdown(container: container)
             return 1
         }
+        let signals = ShutdownSignals { number in logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))]) }
         logStart(container, server: server, source: source)
         let warmUp = Task { await Bootstrap.warmUp(container: container) }
         let signal = await signals.first()
