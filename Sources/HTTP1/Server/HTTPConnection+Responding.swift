@@ -1,0 +1,102 @@
+extension HTTPConnection {
+    /// Hands a parsed request to the handler: first `respondImmediately(to:)` right here on the
+    /// loop (no task, no hop), else `handle(_:)` in a task whose answer comes back to the loop.
+    /// Returns `true` when the connection is ready for the next request at once.
+    func dispatch(_ request: HTTPRequest) -> Bool {
+        var request = request
+        request.remoteAddress = remoteAddress
+        machine.requestReceived(keepAlive: request.headers.connectionKeepsAlive(version: request.version))
+        answeringMethod = request.method
+        let handler = context.handler
+        if let response = handler.respondImmediately(to: request) {
+            return respond(with: response)
+        }
+        task = Task { [self] in
+            let response = await handler.handle(request)
+            loop.execute { [self] in handlerAnswered(response) }
+        }
+        return false
+    }
+
+    private func handlerAnswered(_ response: HTTPResponse) {
+        guard !isClosed, machine.state == .responding, task != nil else { return }
+        task = nil
+        if respond(with: response) { parseBufferedRequests() }
+        flush()
+    }
+
+    /// Queues a response (a stream starts its pump task). Returns `true` when the connection is
+    /// ready for the next request at once.
+    @discardableResult
+    func respond(with response: HTTPResponse) -> Bool {
+        enqueue(HTTPSerializer.response(response, requestMethod: answeringMethod, keepAlive: machine.keepAlive))
+        guard case .stream(let stream) = response.body,
+            HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod)
+        else { return responseSent() }
+        flush()
+        pump(stream)
+        return false
+    }
+
+    /// The state machine's verdict once a whole response is queued.
+    private func responseSent() -> Bool {
+        let action = machine.responseSent(now: .now)
+        guard action != .readNextRequest else { return true }
+        perform(action)
+        return false
+    }
+
+    // MARK: Streaming
+
+    /// Writes each element of `stream` as a chunk as soon as it arrives, waiting while the
+    /// client is slow; the stream is cancelled (its `onTermination` runs) when the client goes away.
+    private func pump(_ stream: AsyncStream<[UInt8]>) {
+        task = Task { [self] in
+            for await element in stream where !element.isEmpty {
+                guard await write(chunk: element) else { return }
+            }
+            loop.execute { [self] in streamEnded() }
+        }
+    }
+
+    private func write(chunk: [UInt8]) async -> Bool {
+        await withCheckedContinuation { continuation in
+            loop.execute { [self] in
+                guard !isClosed else { return continuation.resume(returning: false) }
+                enqueue(HTTPSerializer.chunk(chunk))
+                flush()
+                guard !isClosed else { return continuation.resume(returning: false) }
+                if isOutboundFull {
+                    drainWaiter = continuation
+                } else {
+                    continuation.resume(returning: true)
+                }
+            }
+        }
+    }
+
+    private func streamEnded() {
+        guard !isClosed, machine.state == .responding else { return }
+        task = nil
+        enqueue(HTTPSerializer.lastChunk)
+        if responseSent() { parseBufferedRequests() }
+        flush()
+    }
+
+    // MARK: Errors
+
+    /// Answers a parse error with its status and a JSON body, then closes.
+    func fail(_ error: HTTPParseError) {
+        guard case .sendErrorAndClose = machine.parseFailed(status: error.status) else { return }
+        sendError(HTTPErrorResponse.make(for: error))
+    }
+
+    /// Queues an error response (the state machine is closing, so it carries `Connection: close`)
+    /// and closes after writing it.
+    func sendError(_ response: HTTPResponse) {
+        answeringMethod = .get
+        task?.cancel()
+        task = nil
+        respond(with: response)
+    }
+}

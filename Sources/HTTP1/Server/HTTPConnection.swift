@@ -1,0 +1,253 @@
+import Dispatch
+
+/// One client connection: reads bytes, drives the parser and `HTTPConnectionStateMachine`,
+/// calls the handler, writes responses in request order.
+///
+/// Confined to its event loop: every method runs on `loop.queue` (handler tasks hop back with
+/// `loop.execute`), so its state needs no lock; hence `@unchecked Sendable`.
+final class HTTPConnection: @unchecked Sendable {
+    /// The connected socket; closed once both dispatch sources are cancelled.
+    let socket: Socket
+    /// The loop this connection lives on.
+    let loop: EventLoop
+    /// Handler, configuration, connection count.
+    let context: HTTPConnectionContext
+    /// The peer's numeric address, set on every request.
+    let remoteAddress: String
+
+    var machine: HTTPConnectionStateMachine
+    var parser: HTTPRequestParser
+    /// Received bytes not parsed yet (a partial request, or pipelined requests waiting their turn).
+    var inbound: [UInt8] = []
+    /// Bytes waiting for the socket to accept them, from `outboundOffset` on.
+    var outbound: [UInt8] = []
+    var outboundOffset = 0
+    /// Close once `outbound` is written.
+    var closesAfterFlush = false
+    /// The method of the request being answered (`HEAD` is answered without a body).
+    var answeringMethod = HTTPMethod.get
+    /// The handler or stream task for the request being answered.
+    var task: Task<Void, Never>?
+    /// A stream task waiting for `outbound` to drain (backpressure), resumed with `false` on close.
+    var drainWaiter: CheckedContinuation<Bool, Never>?
+    /// Set while lingering: the response is out and the write side shut down; input is read
+    /// and dropped until the client closes or this instant passes (so it sees the response, not a reset).
+    private var lingerDeadline: ContinuousClock.Instant?
+
+    private var readSource: (any DispatchSourceRead)?
+    private var writeSource: (any DispatchSourceWrite)?
+    private var isReadSuspended = false
+    private var isWriteSuspended = true
+    private var openSources = 0
+    private(set) var isClosed = false
+
+    /// A connection on `socket`, not yet reading: call `start()` on the loop.
+    init(socket: Socket, remoteAddress: String, loop: EventLoop, context: HTTPConnectionContext) {
+        self.socket = socket
+        self.loop = loop
+        self.context = context
+        self.remoteAddress = remoteAddress
+        self.machine = HTTPConnectionStateMachine(timeouts: context.configuration.timeouts, now: .now)
+        self.parser = HTTPRequestParser(limits: context.configuration.limits.parser)
+    }
+
+    /// Registers with the loop and starts reading.
+    func start() {
+        loop.add(self)
+        let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
+        source.setEventHandler { [unowned self] in readAvailable() }
+        source.setCancelHandler { [self] in sourceCancelled() }
+        openSources += 1
+        readSource = source
+        source.activate()
+    }
+
+    // MARK: Reading
+
+    private func readAvailable() {
+        guard !isClosed else { return }
+        let buffer = loop.readBuffer
+        var budget = 4 * buffer.count
+        while budget > 0 {
+            switch socket.read(into: buffer) {
+            case .bytes(let count) where lingerDeadline != nil:
+                budget -= count
+            case .bytes(let count):
+                received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                guard !isClosed, !isReadSuspended, count == buffer.count else { return flush() }
+                budget -= count
+            case .wouldBlock:
+                return flush()
+            case .closed, .failed:
+                return close()
+            }
+        }
+        flush()
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        machine.bytesReceived(now: .now)
+        guard machine.state != .responding, machine.state != .closing else {
+            inbound.append(contentsOf: bytes)
+            if inbound.count > context.configuration.limits.maxBufferedBytes { suspendReading() }
+            return
+        }
+        if inbound.isEmpty {
+            let consumed = parseRequests(in: bytes)
+            if consumed < bytes.count { inbound.append(contentsOf: bytes[consumed...]) }
+        } else {
+            inbound.append(contentsOf: bytes)
+            parseBufferedRequests()
+        }
+    }
+
+    /// Parses and answers the requests waiting in `inbound`, in order, while the connection
+    /// is ready for them.
+    func parseBufferedRequests() {
+        guard !inbound.isEmpty else { return }
+        resumeReading()
+        machine.bytesReceived(now: .now)
+        let consumed = inbound.withUnsafeBytes { parseRequests(in: $0) }
+        inbound.removeFirst(consumed)
+    }
+
+    /// Parses requests from `bytes` and answers them while each is answered at once and the
+    /// connection stays open; returns how many bytes were used.
+    private func parseRequests(in bytes: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        while offset < bytes.count, !isClosed, !closesAfterFlush, machine.state != .responding {
+            let remaining = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            switch parser.parse(remaining) {
+            case .complete(let request, let consumed):
+                offset += consumed
+                guard dispatch(request) else { return offset }
+            case .incomplete:
+                if parser.isReadingBody {
+                    perform(machine.headReceived(expectsContinue: parser.takeContinueExpectation(), now: .now))
+                }
+                return offset
+            case .invalid(let error):
+                fail(error)
+                return bytes.count
+            }
+        }
+        return offset
+    }
+
+    // MARK: Deadlines and shutdown
+
+    /// Applies any deadline that has passed by `now` (called by the loop's timer).
+    func checkDeadline(now: ContinuousClock.Instant) {
+        if let lingerDeadline {
+            if lingerDeadline <= now { close() }
+            return
+        }
+        guard let deadline = machine.deadline, deadline <= now else { return }
+        perform(machine.timeout(now: now))
+    }
+
+    /// Graceful shutdown: an idle connection closes now, a busy one after its response.
+    func drain() {
+        perform(machine.shutdown())
+    }
+
+    /// Carries out a state-machine action.
+    func perform(_ action: HTTPConnectionStateMachine.Action) {
+        switch action {
+        case .none:
+            break
+        case .sendContinue:
+            enqueue(HTTPSerializer.continueResponse)
+            flush()
+        case .sendErrorAndClose(let status):
+            sendError(HTTPErrorResponse.make(status: status))
+        case .readNextRequest:
+            parseBufferedRequests()
+            flush()
+        case .closeAfterFlush:
+            closesAfterFlush = true
+            suspendReading()
+            flush()
+        case .close:
+            close()
+        }
+    }
+
+    // MARK: Sources and closing
+
+    /// After a final response: shuts down the write side and drains input for up to two seconds
+    /// before closing, so unread request bytes do not turn the close into a reset that could
+    /// destroy the response in flight (RFC 9112 §9.6).
+    func closeGracefully() {
+        guard !isClosed, lingerDeadline == nil else { return }
+        socket.shutdownWrite()
+        lingerDeadline = .now + .seconds(2)
+        inbound = []
+        resumeReading()
+    }
+
+    func suspendReading() {
+        guard !isReadSuspended, let readSource else { return }
+        isReadSuspended = true
+        readSource.suspend()
+    }
+
+    func resumeReading() {
+        guard isReadSuspended, !closesAfterFlush || lingerDeadline != nil, let readSource else { return }
+        isReadSuspended = false
+        readSource.resume()
+    }
+
+    /// Starts watching for writability (the socket's send buffer was full).
+    func resumeWriteSource() {
+        if writeSource == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
+            source.setEventHandler { [unowned self] in flush() }
+            source.setCancelHandler { [self] in sourceCancelled() }
+            openSources += 1
+            writeSource = source
+        }
+        guard isWriteSuspended, let writeSource else { return }
+        isWriteSuspended = false
+        writeSource.resume()
+    }
+
+    /// Stops watching for writability (everything was written).
+    func suspendWriteSource() {
+        guard !isWriteSuspended, let writeSource else { return }
+        isWriteSuspended = true
+        writeSource.suspend()
+    }
+
+    /// Closes now: cancels the handler or stream task, stops both sources; the descriptor is
+    /// closed once they are cancelled, and the connection leaves its loop.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = machine.peerClosed()
+        task?.cancel()
+        task = nil
+        drainWaiter?.resume(returning: false)
+        drainWaiter = nil
+        loop.remove(self)
+        if let readSource {
+            if isReadSuspended { readSource.resume() }
+            readSource.cancel()
+        }
+        if let writeSource {
+            if isWriteSuspended { writeSource.resume() }
+            writeSource.cancel()
+        }
+        inbound = []
+        outbound = []
+    }
+
+    private func sourceCancelled() {
+        openSources -= 1
+        guard openSources == 0 else { return }
+        readSource = nil
+        writeSource = nil
+        socket.close()
+        context.tracker.release()
+    }
+}

@@ -1,0 +1,19 @@
+@testable import HTTP1
+
+extension HTTPConnection {
+    /// Starts a connection for `handler` on its own event loop over a socket pair and returns
+    /// the client's end: connection tests need no port and no listener.
+    static func startOverSocketPair(
+        handler: any HTTPHandler, configuration: HTTPServer.Configuration = HTTPServer.Configuration()
+    ) throws -> RawHTTPClient {
+        let (server, client) = try Socket.makePair()
+        let loop = EventLoop(label: "test.loop", checkInterval: configuration.timeouts.checkInterval)
+        let tracker = ConnectionTracker(maximum: 1)
+        _ = tracker.admit()
+        let context = HTTPConnectionContext(handler: handler, configuration: configuration, tracker: tracker)
+        loop.execute {
+            HTTPConnection(socket: server, remoteAddress: "test-peer", loop: loop, context: context).start()
+        }
+        return RawHTTPClient.adopting(client)
+    }
+}
