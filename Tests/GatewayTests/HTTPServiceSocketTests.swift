@@ -20,7 +20,7 @@ struct HTTPServiceSocketTests {
             transport: transport)
     }
 
-    static let transports: [@Sendable () -> any Transport] = [{ URLSessionTransport() }]
+    static let transports: [@Sendable () -> any Transport] = [{ HTTP1Transport() }, { URLSessionTransport() }]
 
     @Test(arguments: transports)
     func get_RevalidatesWithETag_OverRealSocket(_ makeTransport: @Sendable () -> any Transport) async throws {
