@@ -117,6 +117,13 @@ struct FreshnessPolicyTests {
         #expect(explicit.isStorable)
     }
 
+    @Test func age_IgnoresSubSecondDifference_BetweenDateAndReceipt() {
+        let freshness = FreshnessPolicy().freshness(
+            status: 200, headers: ["Cache-Control": "max-age=60", "Date": HTTPDate.text(Self.now)],
+            requestTime: Self.now + 0.9, responseTime: Self.now + 0.9)
+        #expect(freshness.age == 0)
+    }
+
     @Test func age_AddsResponseDelay_ToAgeHeader() {
         let freshness = FreshnessPolicy().freshness(
             status: 200, headers: ["Cache-Control": "max-age=60", "Age": "10"], requestTime: Self.now,

@@ -13,7 +13,8 @@ import RDS
 ///   when `Date` is missing; an invalid `Expires` is in the past); `nil` when none is given, so
 ///   the repository's `defaultTTL` applies. `no-cache` makes it `0`: stored, revalidated before
 ///   every use.
-/// - Age (§4.2.3): the larger of `Date`-based apparent age and `Age` plus the response delay.
+/// - Age (§4.2.3): the larger of `Date`-based apparent age (in whole seconds, as `Date` has no
+///   finer resolution) and `Age` plus the response delay.
 /// - Must revalidate: `must-revalidate`, `proxy-revalidate`, `s-maxage` (§5.2.2.10) or `no-cache`;
 ///   then no stale window applies. Otherwise `stale-while-revalidate` and `stale-if-error`
 ///   (RFC 5861) are passed on.
@@ -81,7 +82,9 @@ public struct FreshnessPolicy: Sendable {
             guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
             return TimeInterval(min(Int(digits) ?? .max, CacheControl.maximumDeltaSeconds))
         }
-        let apparent = date.map { max(0, responseTime.timeIntervalSince($0)) } ?? 0
+        // `Date` has whole seconds: compare at that resolution, so a fresh answer does not look up to 1 s old.
+        let receivedSecond = responseTime.timeIntervalSince1970.rounded(.down)
+        let apparent = date.map { max(0, receivedSecond - $0.timeIntervalSince1970) } ?? 0
         let delay = max(0, responseTime.timeIntervalSince(requestTime))
         return max(apparent, (ageValue ?? 0) + delay)
     }
