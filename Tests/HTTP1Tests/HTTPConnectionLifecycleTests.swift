@@ -102,4 +102,37 @@ struct HTTPConnectionLifecycleTests {
         #expect(RawHTTPResponses.parse(await client.readResponses(1)).map(\.status) == [200])
         #expect(await client.isClosedByServer())
     }
+
+    @Test func clientNotReading_IsDropped_AfterWriteTimeout_AndStreamCancelled() async throws {
+        let (terminations, terminated) = AsyncStream.makeStream(of: Void.self)
+        let handler = ClosureHTTPHandler { _ in
+            let (stream, producer) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(4))
+            producer.onTermination = { _ in terminated.yield() }
+            let block = [UInt8](repeating: 0x61, count: 64 * 1_024)
+            Task {
+                while case .enqueued = producer.yield(block) { try? await Task.sleep(for: .milliseconds(1)) }
+            }
+            return HTTPResponse(status: 200, body: .stream(stream))
+        }
+        let client = try HTTPConnection.startOverSocketPair(handler: handler, configuration: Self.shortTimeouts)
+        defer { client.close() }
+        try await client.send("GET /firehose HTTP/1.1\r\nHost: x\r\n\r\n")
+        var iterator = terminations.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        #expect(await client.read().count > 0)
+    }
+
+    @Test func pipelinedFlood_IsAnsweredInOrder_WhenBufferLimitPausesReading() async throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.limits.maxBufferedBytes = 256
+        let handler = ClosureHTTPHandler { request in
+            try? await Task.sleep(for: .milliseconds(1))
+            return HTTPResponse(status: 200, bytes: Array(request.target.utf8))
+        }
+        let client = try HTTPConnection.startOverSocketPair(handler: handler, configuration: configuration)
+        defer { client.close() }
+        let targets = (0..<200).map { "/item/\($0)" }
+        try await client.send(targets.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+        #expect(RawHTTPResponses.parse(await client.readResponses(targets.count)).map(\.body) == targets)
+    }
 }

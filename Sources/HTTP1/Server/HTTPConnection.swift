@@ -64,18 +64,21 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: Reading
 
+    /// Reads until the socket has nothing more (`EAGAIN`): the read source may not fire again
+    /// for bytes (or a reset) that were already there. After a budget of reads it yields to the
+    /// loop's other connections and continues in a later turn.
     private func readAvailable() {
         guard !isClosed else { return }
         let buffer = loop.readBuffer
-        var budget = 4 * buffer.count
+        var budget = 16
         while budget > 0 {
             switch socket.read(into: buffer) {
-            case .bytes(let count) where lingerDeadline != nil:
-                budget -= count
+            case .bytes where lingerDeadline != nil:
+                budget -= 1
             case .bytes(let count):
                 received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                guard !isClosed, !isReadSuspended, count == buffer.count else { return flush() }
-                budget -= count
+                guard !isClosed, !isReadSuspended else { return flush() }
+                budget -= 1
             case .wouldBlock:
                 return flush()
             case .closed, .failed:
@@ -83,6 +86,7 @@ final class HTTPConnection: @unchecked Sendable {
             }
         }
         flush()
+        loop.execute { [self] in readAvailable() }
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
@@ -196,6 +200,7 @@ final class HTTPConnection: @unchecked Sendable {
         guard isReadSuspended, !closesAfterFlush || lingerDeadline != nil, let readSource else { return }
         isReadSuspended = false
         readSource.resume()
+        loop.execute { [self] in readAvailable() }
     }
 
     /// Starts watching for writability (the socket's send buffer was full).

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The binary layout of one ``FileDatastore`` file (version 1, integers little-endian).
+///
+/// ```
+/// offset  size  field
+///      0     4  magic "RDSE"
+///      4     1  version (1)
+///      5     1  flags: bit 0 must-revalidate, bit 1 has ETag, bit 2 has Last-Modified
+///      6     2  reserved, 0
+///      8     8  key length K
+///     16     8  ETag length E
+///     24     8  Last-Modified length L
+///     32     8  value length V
+///     40     8  storedAt   (Double bit pattern, seconds since 2001-01-01 UTC)
+///     48     8  expiresAt  (Double bit pattern, same reference)
+///     56     8  initialAge (Double bit pattern, seconds)
+///     64     K  key bytes, then E ETag bytes, L Last-Modified bytes (UTF-8), V value bytes
+///    end     4  CRC-32 of every byte before it
+/// ```
+/// Dates are stored relative to Foundation's reference date so they round-trip bit for bit.
+enum FileEntryFormat {
+    /// What a file turned out to hold.
+    enum Decoded: Equatable {
+        /// A valid entry for the expected key; the value still in its encoded form.
+        case entry(CacheEntry<[UInt8]>)
+        /// A valid entry for another key whose name hashes the same (a collision).
+        case otherKey
+        /// Not a valid version-1 entry: corrupt, truncated, foreign or of another version.
+        case invalid
+    }
+
+    private static let magic: [UInt8] = Array("RDSE".utf8)
+    private static let version: UInt8 = 1
+    private static let headerSize = 64
+    private static let checksumSize = 4
+
+    private enum Flag {
+        static let mustRevalidate: UInt8 = 1 << 0
+        static let hasETag: UInt8 = 1 << 1
+        static let hasLastModified: UInt8 = 1 << 2
+        static let all: UInt8 = mustRevalidate | hasETag | hasLastModified
+    }
+
+    /// The file contents for `entry`, whose value is already encoded.
+    static func encode(_ entry: CacheEntry<[UInt8]>, keyBytes: [UInt8]) -> [UInt8] {
+        let etag = entry.validators.etag.map { Array($0.utf8) } ?? []
+        let lastModified = entry.validators.lastModified.map { Array($0.utf8) } ?? []
+        var flags: UInt8 = entry.mustRevalidate ? Flag.mustRevalidate : 0
+        if entry.validators.etag != nil { flags |= Flag.hasETag }
+        if entry.validators.lastModified != nil { flags |= Flag.hasLastModified }
+
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(
+            headerSize + keyBytes.count + etag.count + lastModified.count + entry.value.count + checksumSize)
+        bytes += magic
+        bytes += [version, flags, 0, 0]
+        for length in [keyBytes.count, etag.count, lastModified.count, entry.value.count] {
+            append(UInt64(length), to: &bytes)
+        }
+        append(entry.storedAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+        append(entry.expiresAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+        append(entry.initialAge.bitPattern, to: &bytes)
+        bytes += keyBytes
+        bytes += etag
+        bytes += lastModified
+        bytes += entry.value
+        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
+        return bytes
+    }
+
+    /// Validates `bytes` and returns the entry they hold if it belongs to `keyBytes`.
+    static func decode(_ bytes: [UInt8], keyBytes: [UInt8]) -> Decoded {
+        do {
+            return try bytes.withUnsafeBytes { try parse($0, keyBytes: keyBytes) }
+        } catch {
+            return .invalid
+        }
+    }
+
+    private struct InvalidEntry: Error {}
+
+    private static func parse(_ raw: UnsafeRawBufferPointer, keyBytes: [UInt8]) throws -> Decoded {
+        guard raw.count >= headerSize + checksumSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
+            raw[5] & ~Flag.all == 0, raw[6] == 0, raw[7] == 0
+        else { throw InvalidEntry() }
+        let flags = raw[5]
+        let checksumOffset = raw.count - checksumSize
+        var end = headerSize
+        var ranges: [Range<Int>] = []
+        for field in 0..<4 {
+            let length = readUInt64(raw, at: 8 + field * 8)
+            guard length <= UInt64(checksumOffset - end) else { throw InvalidEntry() }
+            ranges.append(end..<(end + Int(length)))
+            end += Int(length)
+        }
+        let storedChecksum = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: checksumOffset, as: UInt32.self))
+        guard end == checksumOffset,
+            CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[..<checksumOffset])) == storedChecksum
+        else { throw InvalidEntry() }
+        guard raw[ranges[0]].elementsEqual(keyBytes) else { return .otherKey }
+        let validators = Validators(
+            etag: try validator(raw[ranges[1]], present: flags & Flag.hasETag != 0),
+            lastModified: try validator(raw[ranges[2]], present: flags & Flag.hasLastModified != 0))
+        return .entry(
+            CacheEntry(
+                value: Array(raw[ranges[3]]),
+                storedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 40))),
+                expiresAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 48))),
+                validators: validators,
+                initialAge: Double(bitPattern: readUInt64(raw, at: 56)),
+                mustRevalidate: flags & Flag.mustRevalidate != 0))
+    }
+
+    /// A validator's text, `nil` when absent.
+    /// - Throws: ``InvalidEntry`` when an absent validator has bytes or a present one is not UTF-8.
+    private static func validator(_ bytes: Slice<UnsafeRawBufferPointer>, present: Bool) throws -> String? {
+        guard present else {
+            guard bytes.isEmpty else { throw InvalidEntry() }
+            return nil
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw InvalidEntry() }
+        return text
+    }
+
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+
+    private static func readUInt64(_ raw: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+}

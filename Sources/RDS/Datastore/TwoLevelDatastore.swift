@@ -1,0 +1,119 @@
+import Synchronization
+
+/// A fast first level (memory) in front of a durable second level (disk), written through.
+///
+/// - `get` answers from L1; on an L1 miss it reads L2 and promotes a hit into L1.
+/// - `save`, `delete` and `deleteAll` go to L1 first, then to L2. When L2 fails, the L1 change
+///   stays and the caller gets a ``DatastoreError`` of kind `secondLevelFailed` wrapping the L2
+///   error; a failed L2 save also drops L2's older entry (best effort), so it cannot come back later.
+/// - ``peek(_:)`` is L1's peek: synchronous, never waits for L2.
+///
+/// A promotion never overwrites a newer write: when a write happened while L2 was being read,
+/// the value read is returned but not kept in L1.
+public final class TwoLevelDatastore<L1: PeekableDatastore, L2: Datastore>: PeekableDatastore
+where L1.Key == L2.Key, L1.Value == L2.Value {
+    /// The key type of both levels.
+    public typealias Key = L1.Key
+    /// The value type of both levels.
+    public typealias Value = L1.Value
+
+    /// The first (fast) level.
+    public let l1: L1
+    /// The second (durable) level.
+    public let l2: L2
+
+    private let logger: any Logger
+    /// Counts writes, so a promotion can tell whether one raced with its L2 read.
+    private let writes = Atomic<UInt64>(0)
+
+    /// Combines two levels.
+    /// - Parameters:
+    ///   - l1: The first level, usually a ``MemoryDatastore``.
+    ///   - l2: The second level, usually a ``FileDatastore``.
+    ///   - logger: Receives a warning for every L2 failure.
+    public init(l1: L1, l2: L2, logger: any Logger) {
+        self.l1 = l1
+        self.l2 = l2
+        self.logger = logger
+    }
+
+    /// The first level's entry for `key`, without suspending.
+    public func peek(_ key: Key) -> CacheEntry<Value>? {
+        l1.peek(key)
+    }
+
+    /// The entry from L1, else from L2 (then promoted into L1), else `nil`.
+    /// - Throws: L1's error, or ``DatastoreError`` (`secondLevelFailed`) wrapping L2's.
+    public func get(_ key: Key) async throws -> CacheEntry<Value>? {
+        if let entry = try await l1.get(key) { return entry }
+        let writesBefore = writes.load(ordering: .acquiring)
+        let entry: CacheEntry<Value>?
+        do {
+            entry = try await l2.get(key)
+        } catch {
+            throw secondLevelFailure("datastore_l2_read_failed", "The second-level datastore could not be read", error)
+        }
+        guard let entry, writes.load(ordering: .acquiring) == writesBefore else { return entry }
+        do {
+            try await l1.save(entry, for: key)
+        } catch {
+            logger.log(.warning, "datastore_promotion_failed", ["error": .string(Self.code(of: error))])
+        }
+        if writes.load(ordering: .acquiring) != writesBefore {
+            try? await l1.delete(key)
+        }
+        return entry
+    }
+
+    /// Saves `entry` in L1, then in L2.
+    /// - Throws: L1's error (nothing was written), or ``DatastoreError`` (`secondLevelFailed`)
+    ///   wrapping L2's error after L1 was written.
+    public func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
+        writes.add(1, ordering: .releasing)
+        try await l1.save(entry, for: key)
+        do {
+            try await l2.save(entry, for: key)
+        } catch {
+            try? await l2.delete(key)
+            throw secondLevelFailure(
+                "datastore_l2_write_failed", "The value is kept in memory but could not be written to the second level",
+                error)
+        }
+    }
+
+    /// Deletes `key` from L1, then from L2.
+    /// - Throws: L1's error, or ``DatastoreError`` (`secondLevelFailed`) wrapping L2's.
+    public func delete(_ key: Key) async throws {
+        writes.add(1, ordering: .releasing)
+        try await l1.delete(key)
+        do {
+            try await l2.delete(key)
+        } catch {
+            throw secondLevelFailure("datastore_l2_delete_failed", "The second level could not delete the entry", error)
+        }
+    }
+
+    /// Deletes every entry from L1, then from L2.
+    /// - Throws: L1's error, or ``DatastoreError`` (`secondLevelFailed`) wrapping L2's.
+    public func deleteAll() async throws {
+        writes.add(1, ordering: .releasing)
+        try await l1.deleteAll()
+        do {
+            try await l2.deleteAll()
+        } catch {
+            throw secondLevelFailure(
+                "datastore_l2_delete_failed", "The second level could not delete every entry", error)
+        }
+    }
+
+    /// Logs an L2 failure and wraps it for the caller.
+    private func secondLevelFailure(_ event: String, _ message: String, _ error: any Error) -> DatastoreError {
+        logger.log(.warning, event, ["error": .string(Self.code(of: error))])
+        return DatastoreError(.secondLevelFailed, message, inner: error)
+    }
+
+    /// The error's stable code; never its description, which may hold secrets.
+    private static func code(of error: any Error) -> String {
+        (error as? any ChainedError)?.code ?? "unexpected"
+    }
+}

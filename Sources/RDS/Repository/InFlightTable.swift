@@ -1,0 +1,134 @@
+import Synchronization
+
+/// The single-flight table of one repository: at most one fetch per key, shared by every caller.
+///
+/// The first caller of ``join(_:previous:operation:)`` for a key starts the fetch in its own task
+/// and publishes `.loading`; later callers wait for the same result. Waiters are continuations,
+/// resumed once when the fetch ends, so nobody polls. A waiter that goes away (task cancelled)
+/// gets ``RepositoryError/Kind/cancelled`` at once; the fetch is cancelled only when its last
+/// waiter has gone, and a background fetch is never cancelled. Starting, ending and cancelling a
+/// fetch, and the states published for them, happen under one lock, so subscribers see them in order.
+final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    typealias Answer = RepositoryAnswer<Value>
+    typealias Operation = @Sendable () async -> FlightOutcome<Value>
+    private typealias Waiter = CheckedContinuation<Answer, any Error>
+
+    private struct Flight {
+        let id: UInt64
+        let stateBefore: ResourceState<Value>
+        let cancellable: Bool
+        var waiters: [UInt64: Waiter] = [:]
+        var task: Task<Void, Never>?
+    }
+
+    private struct Table {
+        var flights: [Key: Flight] = [:]
+        var nextID: UInt64 = 0
+
+        mutating func makeID() -> UInt64 {
+            nextID += 1
+            return nextID
+        }
+    }
+
+    private let table = Mutex(Table())
+    private let broadcasters: StateBroadcasterRegistry<Key, Value>
+    private let restingState: @Sendable (Key) -> ResourceState<Value>
+
+    /// Creates a table publishing through `broadcasters`; `restingState` gives the state of a key
+    /// without a broadcaster.
+    init(
+        broadcasters: StateBroadcasterRegistry<Key, Value>,
+        restingState: @escaping @Sendable (Key) -> ResourceState<Value>
+    ) {
+        self.broadcasters = broadcasters
+        self.restingState = restingState
+    }
+
+    /// The number of callers waiting for the fetch of `key`.
+    func waiterCount(for key: Key) -> Int { table.withLock { $0.flights[key]?.waiters.count ?? 0 } }
+
+    /// `true` while a fetch of `key` is under way.
+    func isFetching(_ key: Key) -> Bool { table.withLock { $0.flights[key] != nil } }
+
+    /// Waits for the fetch of `key`, starting it with `operation` when none is under way.
+    /// - Parameter previous: The value held before the fetch, published as `.loading(previous:)`.
+    /// - Throws: The fetch's ``RepositoryError``, or ``RepositoryError/Kind/cancelled`` when the
+    ///   calling task is cancelled first.
+    func join(_ key: Key, previous: Value?, operation: @escaping Operation) async throws -> Answer {
+        let waiterID = table.withLock { $0.makeID() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: Waiter) in
+                let cancelled: Bool = table.withLock { table in
+                    if Task.isCancelled { return true }
+                    if table.flights[key] == nil {
+                        start(key, previous: previous, cancellable: true, operation: operation, in: &table)
+                    }
+                    table.flights[key]?.waiters[waiterID] = waiter
+                    return false
+                }
+                if cancelled { waiter.resume(throwing: Self.cancellation(of: key)) }
+            }
+        } onCancel: {
+            leave(key, waiterID: waiterID)
+        }
+    }
+
+    /// Starts a background fetch of `key` unless one is under way; nobody waits for it and it is
+    /// never cancelled by callers leaving.
+    /// - Returns: `true` when a fetch was started.
+    @discardableResult
+    func startInBackground(_ key: Key, previous: Value?, operation: @escaping Operation) -> Bool {
+        table.withLock { table in
+            guard table.flights[key] == nil else { return false }
+            start(key, previous: previous, cancellable: false, operation: operation, in: &table)
+            return true
+        }
+    }
+
+    private func start(
+        _ key: Key, previous: Value?, cancellable: Bool, operation: @escaping Operation, in table: inout Table
+    ) {
+        let id = table.makeID()
+        let stateBefore = broadcasters.current(of: key) ?? restingState(key)
+        table.flights[key] = Flight(id: id, stateBefore: stateBefore, cancellable: cancellable)
+        broadcasters.publish(.loading(previous: previous), for: key)
+        table.flights[key]?.task = Task {
+            let outcome = await operation()
+            self.finish(key, flightID: id, outcome: outcome)
+        }
+    }
+
+    private func finish(_ key: Key, flightID: UInt64, outcome: FlightOutcome<Value>) {
+        let waiters: [Waiter] = table.withLock { table in
+            guard let flight = table.flights[key], flight.id == flightID else { return [] }
+            table.flights[key] = nil
+            broadcasters.publish(outcome.state, for: key)
+            return Array(flight.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(with: outcome.result.mapError { $0 }) }
+    }
+
+    private func leave(_ key: Key, waiterID: UInt64) {
+        let waiter: Waiter? = table.withLock { table in
+            guard var flight = table.flights[key], let waiter = flight.waiters.removeValue(forKey: waiterID) else {
+                return nil
+            }
+            if flight.waiters.isEmpty && flight.cancellable {
+                table.flights[key] = nil
+                flight.task?.cancel()
+                broadcasters.publish(flight.stateBefore, for: key)
+            } else {
+                table.flights[key] = flight
+            }
+            return waiter
+        }
+        waiter?.resume(throwing: Self.cancellation(of: key))
+    }
+
+    private static func cancellation(of key: Key) -> RepositoryError {
+        RepositoryError(
+            .cancelled, "The caller stopped waiting", details: ["key": String(describing: key)],
+            inner: CancellationError())
+    }
+}

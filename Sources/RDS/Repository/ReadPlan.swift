@@ -1,0 +1,42 @@
+import Foundation
+
+/// What a read does, decided purely from the stored entry, the time, the policy and the intent.
+///
+/// The repository computes a plan, then performs it; keeping the decision free of I/O lets
+/// every branch be tested with plain values.
+enum ReadPlan<Value: Sendable>: Sendable {
+    /// Answer from the stored entry; with `refreshInBackground`, also start one background fetch
+    /// (refresh-ahead for a fresh entry, stale-while-revalidate for a stale one).
+    case serve(CacheEntry<Value>, CacheStatus, refreshInBackground: Bool)
+    /// Ask the service, conditionally when `validators` is set.
+    case fetch(validators: Validators?)
+
+    /// Decides how to read.
+    /// - Parameters:
+    ///   - entry: The stored entry, fresh or stale, or `nil` on a miss.
+    ///   - now: The current time.
+    ///   - policy: The repository's policy.
+    ///   - intent: What the caller asked for.
+    static func make(
+        entry: CacheEntry<Value>?, at now: Date, policy: RepositoryPolicy, intent: ReadIntent
+    ) -> ReadPlan {
+        let validators = entry.flatMap { $0.validators.isEmpty ? nil : $0.validators }
+        switch intent {
+        case .reload:
+            return .fetch(validators: nil)
+        case .revalidate:
+            return .fetch(validators: validators)
+        case .cached:
+            break
+        }
+        guard policy.mode == .cacheFirst, let entry else { return .fetch(validators: validators) }
+        if entry.isFresh(at: now) {
+            return .serve(entry, .hit, refreshInBackground: policy.isRefreshAheadDue(entry, at: now))
+        }
+        let staleness = now.timeIntervalSince(entry.expiresAt)
+        if !entry.mustRevalidate && staleness < policy.staleWhileRevalidate {
+            return .serve(entry, .stale, refreshInBackground: true)
+        }
+        return .fetch(validators: validators)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+extension Repository {
+    /// One fetch of `key`: ask the service (within the fetch deadline), store what it answers, and
+    /// say what the waiters get and what subscribers see.
+    /// - Parameters:
+    ///   - entry: The entry the read started from, used for revalidation and stale-if-error.
+    ///   - validators: Set for a conditional request.
+    ///   - recheckStore: Look for a fresh entry first (one stored by a fetch that ended meanwhile).
+    ///   - allowStale: Serve `entry` when the service fails and the policy allows it.
+    func fetch(
+        _ key: Key, entry: CacheEntry<Value>?, validators: Validators?, recheckStore: Bool, allowStale: Bool
+    ) async -> FlightOutcome<Value> {
+        if recheckStore, let stored = await storedEntry(for: key), stored.isFresh(at: store.clock.now) {
+            let answer = RepositoryAnswer(value: stored.value, entry: stored, cacheStatus: .hit)
+            return FlightOutcome(result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
+        }
+        let response: ServiceResponse<Value>
+        do {
+            let deadline = store.clock.now.addingTimeInterval(policy.fetchDeadline)
+            response = try await DeadlineRace.run(until: deadline, on: store.clock) {
+                try await service.get(key, ifChangedFrom: validators)
+            }
+        } catch {
+            return failure(repositoryError(error, key), key: key, entry: allowStale ? entry : nil)
+        }
+        let now = store.clock.now
+        switch response {
+        case .fetched(let fetched):
+            let stored = await keep(fetched, for: key, at: now)
+            let answer = RepositoryAnswer(value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
+            return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
+        case .notModified(let freshness, let newValidators):
+            guard let entry else {
+                let error = ServiceError(.badResponse, "The service answered “not modified” to an unconditional request")
+                return failure(repositoryError(error, key), key: key, entry: nil)
+            }
+            let merged = Validators(
+                etag: newValidators.etag ?? entry.validators.etag,
+                lastModified: newValidators.lastModified ?? entry.validators.lastModified)
+            let renewed = Fetched(value: entry.value, freshness: freshness, validators: merged)
+            let stored = await keep(renewed, for: key, at: now)
+            let answer = RepositoryAnswer(
+                value: entry.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
+            return FlightOutcome(result: .success(answer), state: .loaded(entry.value, origin: .revalidated, at: now))
+        }
+    }
+
+    /// Stores `fetched` when the upstream allows it and returns the stored entry; drops the key
+    /// (and returns `nil`) when it does not. A failing datastore is logged, never thrown.
+    func keep(_ fetched: Fetched<Value>, for key: Key, at now: Date) async -> CacheEntry<Value>? {
+        let entry = policy.entry(for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
+        do {
+            if let entry {
+                try await store.datastore.save(entry, for: key)
+                return entry
+            }
+            try await store.datastore.delete(key)
+        } catch {
+            log(.warning, "datastore_write_failed", key, error: error)
+            try? await store.datastore.delete(key)
+        }
+        return nil
+    }
+
+    /// The outcome of a failed fetch: the stale (or, network-first, fresh) `entry` with the error
+    /// attached when the policy allows serving it, otherwise the error.
+    private func failure(_ error: RepositoryError, key: Key, entry: CacheEntry<Value>?) -> FlightOutcome<Value> {
+        log(.warning, "fetch_failed", key, error: error)
+        let now = store.clock.now
+        guard let entry, policy.canServeIfError(entry, at: now) else {
+            return FlightOutcome(result: .failure(error), state: .failed(error, cached: nil))
+        }
+        let status: CacheStatus = entry.isFresh(at: now) ? .hit : .stale
+        let answer = RepositoryAnswer(value: entry.value, entry: entry, cacheStatus: status, error: error)
+        return FlightOutcome(result: .success(answer), state: .failed(error, cached: entry.value))
+    }
+
+    /// `error` as the ``RepositoryError`` a caller sees.
+    func repositoryError(_ error: any Error, _ key: Key) -> RepositoryError {
+        switch error {
+        case let error as RepositoryError:
+            return error
+        case is DeadlineRace<ServiceResponse<Value>>.Exceeded:
+            return RepositoryError(
+                .deadlineExceeded, "The fetch did not finish within \(policy.fetchDeadline) s", details: details(key))
+        case is CancellationError:
+            return RepositoryError(.cancelled, "The fetch was cancelled", details: details(key), inner: error)
+        default:
+            return RepositoryError(.fetchFailed, "Could not fetch the resource", details: details(key), inner: error)
+        }
+    }
+
+    /// Logs `event` for `key`, with the error's code when there is one.
+    func log(_ level: LogLevel, _ event: String, _ key: Key, error: (any Error)? = nil) {
+        var fields: [String: LogValue] = ["repository": .string(name), "key": .string(String(describing: key))]
+        if let error { fields["error"] = .string(ErrorChain(error).links.map(\.code).joined(separator: " > ")) }
+        store.logger.log(level, event, fields)
+    }
+}

@@ -1,0 +1,91 @@
+extension Repository {
+    /// Reads `key` as the policy and `intent` decide.
+    ///
+    /// Concurrent reads that need the service share one fetch (single-flight); a fetch that passes
+    /// ``RepositoryPolicy/fetchDeadline`` fails with ``RepositoryError/Kind/deadlineExceeded``.
+    /// - Throws: ``RepositoryError`` wrapping the ``ServiceError`` behind it, when nothing usable is
+    ///   stored; ``RepositoryError/Kind/cancelled`` when the calling task is cancelled.
+    public func get(_ key: Key, intent: ReadIntent = .cached) async throws -> RepositoryAnswer<Value> {
+        let entry = await storedEntry(for: key)
+        switch ReadPlan.make(entry: entry, at: store.clock.now, policy: policy, intent: intent) {
+        case .serve(let entry, let status, let refreshInBackground):
+            if refreshInBackground { startBackgroundFetch(key, entry: entry) }
+            return RepositoryAnswer(value: entry.value, entry: entry, cacheStatus: status)
+        case .fetch(let validators):
+            let recheck = intent == .cached && policy.mode == .cacheFirst
+            return try await store.flights.join(key, previous: entry?.value) {
+                await fetch(key, entry: entry, validators: validators, recheckStore: recheck, allowStale: intent != .reload)
+            }
+        }
+    }
+
+    /// A fresh hit answered synchronously from the datastore's in-memory level, or `nil` when the
+    /// datastore cannot peek, holds nothing fresh for `key`, or the policy is network-first.
+    /// Starts a background refresh when refresh-ahead is due.
+    public func cachedAnswer(for key: Key) -> RepositoryAnswer<Value>? {
+        guard let entry = store.peekable?.peek(key) else { return nil }
+        let plan = ReadPlan.make(entry: entry, at: store.clock.now, policy: policy, intent: .cached)
+        guard case .serve(let entry, .hit, let refreshAhead) = plan else { return nil }
+        if refreshAhead { startBackgroundFetch(key, entry: entry) }
+        return RepositoryAnswer(value: entry.value, entry: entry, cacheStatus: .hit)
+    }
+
+    /// Fetches `key` from the service unconditionally and returns the new value (a forced refresh).
+    /// Joins a fetch of `key` already under way.
+    /// - Throws: ``RepositoryError`` when the service fails; no stale value stands in.
+    public func refresh(_ key: Key) async throws -> RepositoryAnswer<Value> {
+        try await get(key, intent: .reload)
+    }
+
+    /// Starts a forced refresh of `key` and returns at once; subscribers see `.loading` and then
+    /// `.loaded` or `.failed`. Does nothing when a fetch of `key` is already under way.
+    public func refreshInBackground(_ key: Key) {
+        Task {
+            let entry = await storedEntry(for: key)
+            store.flights.startInBackground(key, previous: entry?.value) {
+                await fetch(key, entry: entry, validators: nil, recheckStore: false, allowStale: false)
+            }
+        }
+    }
+
+    /// Loads every key in `keys` (at most eight at a time), as a normal read would.
+    /// - Returns: One result per key, in the order of `keys`.
+    public func warmUp(_ keys: [Key]) async -> [WarmUpResult] {
+        await withTaskGroup(of: (Int, WarmUpResult).self) { group in
+            var results = [WarmUpResult?](repeating: nil, count: keys.count)
+            for (index, key) in keys.enumerated() {
+                if index >= 8, let (done, result) = await group.next() { results[done] = result }
+                group.addTask { (index, await warmUpResult(for: key)) }
+            }
+            for await (done, result) in group { results[done] = result }
+            return results.compactMap { $0 }
+        }
+    }
+
+    private func warmUpResult(for key: Key) async -> WarmUpResult {
+        do {
+            let answer = try await get(key)
+            return WarmUpResult(key: String(describing: key), outcome: .success(answer.cacheStatus))
+        } catch {
+            return WarmUpResult(key: String(describing: key), outcome: .failure(repositoryError(error, key)))
+        }
+    }
+
+    /// The stored entry for `key`; a failing datastore is logged and read as a miss.
+    func storedEntry(for key: Key) async -> CacheEntry<Value>? {
+        do {
+            return try await store.datastore.get(key)
+        } catch {
+            log(.warning, "datastore_read_failed", key, error: error)
+            return nil
+        }
+    }
+
+    /// Starts one background revalidation of `entry` (stale-while-revalidate, refresh-ahead).
+    func startBackgroundFetch(_ key: Key, entry: CacheEntry<Value>) {
+        let validators = entry.validators.isEmpty ? nil : entry.validators
+        store.flights.startInBackground(key, previous: entry.value) {
+            await fetch(key, entry: entry, validators: validators, recheckStore: false, allowStale: true)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// The read and write logic of one repository, over a shared ``RepositoryStore`` and a ``Service``.
+///
+/// A repository is a cheap value: build one per request with the synchronous initialiser. All
+/// shared state (datastore, broadcasters, fetches under way) lives in the store, so every
+/// repository value built over the same store sees the same keys, states and single flights.
+///
+/// Reads follow the ``RepositoryPolicy``; the states of each key are published to subscribers of
+/// ``states(of:)``:
+/// - a fetch publishes `.loading(previous:)`, then `.loaded(value, origin: .service or .revalidated, at:)`
+///   or `.failed(error, cached:)`, where `cached` is a stale value still served (stale-if-error);
+/// - a cache hit publishes nothing (the state does not change);
+/// - a fetch abandoned by all its waiters re-publishes the state it started from;
+/// - a successful `save` or `delete` publishes exactly one state: `.loaded(value, origin: .write, at:)`
+///   when the service's answer is stored, `.initialized` when the key is dropped; a failed one none;
+/// - `purge` and `purgeAll` publish `.initialized`.
+public struct Repository<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// The repository's name, used in logs and error details.
+    public let name: String
+    /// The shared store.
+    public let store: RepositoryStore<Key, Value>
+    /// The source of truth.
+    public let service: any Service<Key, Value>
+    /// The read policy.
+    public let policy: RepositoryPolicy
+
+    /// Creates a repository; cheap and synchronous.
+    public init(
+        name: String, store: RepositoryStore<Key, Value>, service: any Service<Key, Value>, policy: RepositoryPolicy
+    ) {
+        self.name = name
+        self.store = store
+        self.service = service
+        self.policy = policy
+    }
+
+    /// The current state of `key`.
+    public func state(of key: Key) -> ResourceState<Value> {
+        store.broadcasters.current(of: key) ?? store.restingState(of: key)
+    }
+
+    /// The states of `key`: the current state first, then each change. Each subscriber buffers a
+    /// few states; a slow one skips to the newest. Dropping the stream or cancelling the task that
+    /// reads it releases the subscription.
+    public func states(of key: Key) -> AsyncStream<ResourceState<Value>> {
+        store.broadcasters.subscribe(to: key) { store.restingState(of: key) }
+    }
+
+    /// Error details naming this repository and `key`.
+    func details(_ key: Key) -> [String: String] {
+        ["repository": name, "key": String(describing: key)]
+    }
+}

@@ -1,0 +1,55 @@
+/// The shared, long-lived part of a repository: datastore, clock, logger, the per-key state
+/// broadcasters and the single-flight table.
+///
+/// Build one per repository, once, in the dependency container, and hand it to every
+/// ``Repository`` value made for that repository; the repositories themselves stay cheap structs.
+public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// Where values are kept.
+    public let datastore: any Datastore<Key, Value>
+    /// The time source for every freshness decision and fetch deadline.
+    public let clock: any ClockProvider
+    /// Where repository events are logged.
+    public let logger: any Logger
+    /// The per-key state broadcasters.
+    public let broadcasters: StateBroadcasterRegistry<Key, Value>
+    /// The datastore's synchronous view, when it has one (see ``PeekableDatastore``).
+    let peekable: (any PeekableDatastore<Key, Value>)?
+    /// The fetches under way, one per key.
+    let flights: InFlightTable<Key, Value>
+
+    /// Creates the store.
+    /// - Parameters:
+    ///   - datastore: Where values are kept; a ``PeekableDatastore`` also enables ``Repository/cachedAnswer(for:)``.
+    ///   - clock: The time source.
+    ///   - logger: Where events are logged.
+    ///   - stateBufferSize: How many states each subscriber buffers before older unread ones are dropped.
+    public init(
+        datastore: any Datastore<Key, Value>, clock: any ClockProvider, logger: any Logger, stateBufferSize: Int = 16
+    ) {
+        let peekable = datastore as? any PeekableDatastore<Key, Value>
+        let broadcasters = StateBroadcasterRegistry<Key, Value>(bufferSize: stateBufferSize)
+        self.datastore = datastore
+        self.clock = clock
+        self.logger = logger
+        self.peekable = peekable
+        self.broadcasters = broadcasters
+        self.flights = InFlightTable(broadcasters: broadcasters) { key in Self.restingState(of: key, in: peekable) }
+    }
+
+    /// The number of callers waiting for the fetch of `key` (for metrics and tests).
+    public func waiterCount(for key: Key) -> Int { flights.waiterCount(for: key) }
+
+    /// `true` while a fetch of `key` is under way.
+    public func isFetching(_ key: Key) -> Bool { flights.isFetching(key) }
+
+    /// The state of a key nobody is watching: `.loaded` from the in-memory entry when the datastore
+    /// can peek and holds one, otherwise `.initialized`.
+    func restingState(of key: Key) -> ResourceState<Value> { Self.restingState(of: key, in: peekable) }
+
+    private static func restingState(
+        of key: Key, in peekable: (any PeekableDatastore<Key, Value>)?
+    ) -> ResourceState<Value> {
+        guard let entry = peekable?.peek(key) else { return .initialized }
+        return .loaded(entry.value, origin: .cache, at: entry.storedAt)
+    }
+}

@@ -1,0 +1,82 @@
+import RDS
+import Synchronization
+
+extension DatastoreTestFixtures {
+    /// An in-memory second level whose operations can be made to fail or to wait, and which
+    /// records every call, for testing ``TwoLevelDatastore`` alone.
+    final class ScriptedDatastore: Datastore {
+        /// The error a failing operation throws.
+        struct Failure: ChainedError {
+            var code: String { "scripted_failure" }
+            var message: String { "The scripted datastore was told to fail" }
+            var details: [String: String] { [:] }
+            var inner: (any Error)? { nil }
+        }
+
+        private struct State {
+            var entries: [String: CacheEntry<String>] = [:]
+            var calls: [String] = []
+            var failing: Set<String> = []
+        }
+
+        private let state = Mutex(State())
+        private let getGate: AsyncStream<Void>?
+        private let getStartedContinuation: AsyncStream<Void>.Continuation
+
+        /// Yields once each time a `get` starts.
+        let getStarted: AsyncStream<Void>
+
+        /// Creates an empty store; with a `getGate`, each `get` reads its entry, then waits for one
+        /// element of the gate before returning it (a slow read that a write can overtake).
+        init(getGate: AsyncStream<Void>? = nil) {
+            self.getGate = getGate
+            (getStarted, getStartedContinuation) = AsyncStream.makeStream(of: Void.self)
+        }
+
+        /// The calls so far, as `operation key`.
+        var calls: [String] { state.withLock { $0.calls } }
+
+        /// Makes `operation` (`get`, `save`, `delete`, `deleteAll`) throw ``Failure`` from now on.
+        func fail(_ operation: String) { state.withLock { _ = $0.failing.insert(operation) } }
+
+        /// Reads an entry without recording a call.
+        func stored(_ key: String) -> CacheEntry<String>? { state.withLock { $0.entries[key] } }
+
+        /// Writes an entry without recording a call.
+        func store(_ entry: CacheEntry<String>, for key: String) { state.withLock { $0.entries[key] = entry } }
+
+        func get(_ key: String) async throws -> CacheEntry<String>? {
+            try record("get", key)
+            let entry = stored(key)
+            getStartedContinuation.yield()
+            if let getGate {
+                var iterator = getGate.makeAsyncIterator()
+                _ = await iterator.next()
+            }
+            return entry
+        }
+
+        func save(_ entry: CacheEntry<String>, for key: String) async throws {
+            try record("save", key)
+            store(entry, for: key)
+        }
+
+        func delete(_ key: String) async throws {
+            try record("delete", key)
+            state.withLock { _ = $0.entries.removeValue(forKey: key) }
+        }
+
+        func deleteAll() async throws {
+            try record("deleteAll", "")
+            state.withLock { $0.entries = [:] }
+        }
+
+        private func record(_ operation: String, _ key: String) throws {
+            let fails = state.withLock { state in
+                state.calls.append(key.isEmpty ? operation : "\(operation) \(key)")
+                return state.failing.contains(operation)
+            }
+            if fails { throw Failure() }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import RDS
+
+struct FileDatastoreFormatTests {
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (String(repeating: "a", count: 55), "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
+        (String(repeating: "a", count: 56), "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"),
+        (String(repeating: "a", count: 64), "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
+        (String(repeating: "a", count: 119), "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"),
+        (String(repeating: "a", count: 1000), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"),
+    ])
+    func sha256_MatchesKnownDigest(message: String, digest: String) {
+        #expect(Self.hex(SHA256.digest(Array(message.utf8))) == digest)
+    }
+
+    @Test func crc32_MatchesTheStandardCheckValue() {
+        let check = Array("123456789".utf8).withUnsafeBytes { CRC32.checksum($0) }
+        #expect(check == 0xCBF4_3926)
+    }
+
+    private static let entry = CacheEntry<[UInt8]>(
+        value: Array("{\"temp\":21}".utf8), storedAt: Date(timeIntervalSinceReferenceDate: 812_345_678.123_456_7),
+        expiresAt: Date(timeIntervalSinceReferenceDate: 812_345_738.5),
+        validators: Validators(etag: "W/\"abc\"", lastModified: "Tue, 01 Jan 2026 00:00:00 GMT"),
+        initialAge: 12.25, mustRevalidate: true)
+    private static let key = Array("weather/london".utf8)
+
+    @Test func decode_ReturnsTheEncodedEntry_BitForBit() {
+        let bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
+        #expect(FileEntryFormat.decode(bytes, keyBytes: Self.key) == .entry(Self.entry))
+        let bare = CacheEntry<[UInt8]>(value: [], storedAt: Self.entry.storedAt, expiresAt: Self.entry.expiresAt)
+        #expect(FileEntryFormat.decode(FileEntryFormat.encode(bare, keyBytes: []), keyBytes: []) == .entry(bare))
+    }
+
+    @Test func decode_ReportsOtherKey_WhenTheStoredKeyDiffers() {
+        let bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
+        #expect(FileEntryFormat.decode(bytes, keyBytes: Array("weather/paris".utf8)) == .otherKey)
+        #expect(FileEntryFormat.decode(bytes, keyBytes: Array("weather/london/".utf8)) == .otherKey)
+    }
+
+    @Test func decode_RejectsEveryTruncation() {
+        let bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
+        for length in 0..<bytes.count {
+            #expect(FileEntryFormat.decode(Array(bytes[..<length]), keyBytes: Self.key) == .invalid)
+        }
+        #expect(FileEntryFormat.decode(bytes + [0], keyBytes: Self.key) == .invalid)
+    }
+
+    @Test func decode_RejectsEverySingleByteCorruption() {
+        let bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
+        for index in bytes.indices {
+            var corrupt = bytes
+            corrupt[index] ^= 0x20
+            #expect(FileEntryFormat.decode(corrupt, keyBytes: Self.key) == .invalid, "byte \(index)")
+        }
+    }
+
+    @Test func decode_RejectsAnotherVersion_EvenWithAValidChecksum() {
+        var bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
+        bytes[4] = 2
+        bytes.removeLast(4)
+        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
+        #expect(FileEntryFormat.decode(bytes, keyBytes: Self.key) == .invalid)
+    }
+
+    @Test func decode_RejectsHugeLengths_WithoutTrapping() {
+        var bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
+        for offset in 8..<16 { bytes[offset] = 0xFF }
+        #expect(FileEntryFormat.decode(bytes, keyBytes: Self.key) == .invalid)
+    }
+
+    @Test func isOwnedFileName_AcceptsOnlyNamesTheDatastoreWrites() {
+        typealias Store = FileDatastore<String, String>
+        #expect(Store.isOwnedFileName("ba7816bf.entry"))
+        #expect(Store.isOwnedFileName(".ba7816bf.entry.1f2e.tmp"))
+        #expect(!Store.isOwnedFileName("notes.txt"))
+        #expect(!Store.isOwnedFileName("BA7816BF.entry"))
+        #expect(!Store.isOwnedFileName(".entry"))
+        #expect(!Store.isOwnedFileName("ab.entry.tmp"))
+    }
+}

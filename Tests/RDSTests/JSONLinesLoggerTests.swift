@@ -1,0 +1,90 @@
+import Foundation
+import RDS
+import RDSTesting
+import Synchronization
+import Testing
+
+struct JSONLinesLoggerTests {
+    /// Collects the lines a logger writes.
+    private final class Lines: Sendable {
+        private let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+    }
+
+    private static let start = Date(timeIntervalSince1970: 1_767_225_600)
+
+    private static func makeLogger(_ level: LogLevel = .debug, at time: Date = start) -> (JSONLinesLogger, Lines) {
+        let lines = Lines()
+        let logger = JSONLinesLogger(minimumLevel: level, clock: ManualClock(start: time), write: lines.append)
+        return (logger, lines)
+    }
+
+    private static func object(_ line: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func log_WritesOneJSONObject_WithTimeLevelEventThenSortedFields() throws {
+        let (logger, lines) = Self.makeLogger(at: Self.start + 0.123_9)
+        logger.log(.warning, "fetch_failed", ["status": 503, "key": "london", "retry": true, "after": 1.5])
+        #expect(
+            lines.all == [
+                #"{"time":"2026-01-01T00:00:00.123Z","level":"warning","event":"fetch_failed","#
+                    + #""after":1.5,"key":"london","retry":true,"status":503}"#
+            ])
+    }
+
+    @Test func log_DropsEvents_BelowTheMinimumLevel() {
+        let (logger, lines) = Self.makeLogger(.warning)
+        logger.log(.debug, "noise", [:])
+        logger.log(.info, "noise", [:])
+        logger.log(.warning, "kept", [:])
+        logger.log(.error, "kept", [:])
+        #expect(lines.all.count == 2)
+        #expect(lines.all.allSatisfy { $0.contains(#""event":"kept""#) })
+    }
+
+    @Test func log_EscapesQuotesBackslashesAndControlCharacters() throws {
+        let (logger, lines) = Self.makeLogger()
+        let nasty = "say \"hi\"\\ \n\r\t\u{8}\u{C}\u{0}\u{1F} Zürich 東京 🌧️ \u{2028}"
+        logger.log(.info, nasty, [nasty: .string(nasty)])
+        let line = try #require(lines.all.first)
+        #expect(!line.contains("\n") && !line.contains("\r") && !line.contains("\u{0}"))
+        #expect(line.contains(#"\"hi\"\\ \n\r\t\b\f\u0000\u001f"#))
+        let object = try Self.object(line)
+        #expect(object["event"] as? String == nasty)
+        #expect(object[nasty] as? String == nasty)
+    }
+
+    @Test func log_RenamesFieldsThatWouldOverwriteTheEnvelope() throws {
+        let (logger, lines) = Self.makeLogger()
+        logger.log(.error, "real", ["event": "fake", "time": 1, "level": "debug"])
+        let object = try Self.object(try #require(lines.all.first))
+        #expect(object["event"] as? String == "real")
+        #expect(object["level"] as? String == "error")
+        #expect(object["field.event"] as? String == "fake")
+        #expect(object["field.time"] as? Int == 1)
+        #expect(object["field.level"] as? String == "debug")
+    }
+
+    @Test func log_WritesNonFiniteNumbersAsStrings_SoTheLineStaysJSON() throws {
+        let (logger, lines) = Self.makeLogger()
+        logger.log(.info, "numbers", ["nan": .double(.nan), "inf": .double(.infinity), "tiny": 0.000_01, "n": -7])
+        let object = try Self.object(try #require(lines.all.first))
+        #expect(object["nan"] as? String == "NaN")
+        #expect(object["inf"] as? String == "Infinity")
+        #expect(object["tiny"] as? Double == 0.000_01)
+        #expect(object["n"] as? Int == -7)
+    }
+
+    @Test(arguments: [
+        (0.999_9, "2026-01-01T00:00:00.999Z"), (59.5, "2026-01-01T00:00:59.500Z"),
+        (-0.25, "2025-12-31T23:59:59.750Z"), (86_400 * 59 + 3_723.004_5, "2026-03-01T01:02:03.004Z"),
+    ])
+    func log_FormatsTimeAsUTCWithMilliseconds(offset: TimeInterval, expected: String) throws {
+        let (logger, lines) = Self.makeLogger(at: Self.start + offset)
+        logger.log(.info, "tick", [:])
+        let object = try Self.object(try #require(lines.all.first))
+        #expect(object["time"] as? String == expected)
+    }
+}
