@@ -78,4 +78,17 @@ struct HTTPServiceSocketTests {
         #expect(error?.kind == .unavailable)
         #expect((error?.inner as? TransportError)?.kind == .refused)
     }
+
+    @Test(arguments: transports)
+    func get_ThrowsCancellation_WhenClientGoesAwayMidCall(_ makeTransport: @Sendable () -> any Transport)
+        async throws
+    {
+        let upstream = try RawSocketUpstream { _, _ in nil }
+        defer { upstream.stop() }
+        let service = Self.makeService(upstream, transport: makeTransport())
+        let call = Task { try await service.get(ResourceKey(repository: "r", path: "/hang"), ifChangedFrom: nil) }
+        while upstream.requests.isEmpty { await Task.yield() }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+    }
 }
