@@ -5,10 +5,10 @@ import RDS
 /// RFC 9111 rules for a *shared* cache: may a response be stored, and for how long is it fresh.
 ///
 /// - Not stored: `no-store`, `private` (with or without field names), a `Set-Cookie` field,
-///   `Vary: *`, a request with `Authorization` unless the response says `public`, `s-maxage` or
-///   `must-revalidate` (§3.5), and a status that is neither cacheable by default (RFC 9110 §15.1:
-///   200 203 204 300 301 308 404 405 410 414 501) nor given explicit freshness (`public`,
-///   `max-age`, `s-maxage`, `Expires`).
+///   `Vary: *`, a 1xx, 206 or 304 (§3: no interim or partial answers), a request with
+///   `Authorization` unless the response says `public`, `s-maxage` or `must-revalidate` (§3.5),
+///   and a status that is neither cacheable by default (RFC 9110 §15.1: 200 203 204 300 301 308
+///   404 405 410 414 501) nor given explicit freshness (`public`, `max-age`, `s-maxage`, `Expires`).
 /// - Lifetime (§4.2.1): `s-maxage`, else `max-age`, else `Expires` − `Date` (the time of receipt
 ///   when `Date` is missing; an invalid `Expires` is in the past); `nil` when none is given, so
 ///   the repository's `defaultTTL` applies. `no-cache` makes it `0`: stored, revalidated before
@@ -54,6 +54,7 @@ public struct FreshnessPolicy: Sendable {
         -> Bool
     {
         if control.noStore || control.isPrivate || headers.contains("Set-Cookie") { return false }
+        if status < 200 || status == 206 || status == 304 { return false }
         let varies = headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
         if varies.contains(where: { $0.trimmingWhitespace() == "*" }) { return false }
         if requestHeaders.contains("Authorization"),
