@@ -77,13 +77,21 @@ public final class FakeService<Key: Hashable & Sendable, Value: Sendable>: Servi
     }
 
     /// Expects one `save` for `key`.
-    public func expectSave(_ key: Key, _ result: Result<WriteResult<Value>, ServiceError>, heldBy gate: FakeGate? = nil) {
-        state.withLock { $0.saves[key, default: []].append(Script(result: result, gate: gate, expectedValidators: .none)) }
+    public func expectSave(
+        _ key: Key, _ result: Result<WriteResult<Value>, ServiceError>, heldBy gate: FakeGate? = nil
+    ) {
+        state.withLock {
+            $0.saves[key, default: []].append(Script(result: result, gate: gate, expectedValidators: .none))
+        }
     }
 
     /// Expects one `delete` of `key`.
-    public func expectDelete(_ key: Key, _ result: Result<WriteResult<Value>, ServiceError>, heldBy gate: FakeGate? = nil) {
-        state.withLock { $0.deletes[key, default: []].append(Script(result: result, gate: gate, expectedValidators: .none)) }
+    public func expectDelete(
+        _ key: Key, _ result: Result<WriteResult<Value>, ServiceError>, heldBy gate: FakeGate? = nil
+    ) {
+        state.withLock {
+            $0.deletes[key, default: []].append(Script(result: result, gate: gate, expectedValidators: .none))
+        }
     }
 
     /// Answers from the next `get` script for `key`.
@@ -93,7 +101,9 @@ public final class FakeService<Key: Hashable & Sendable, Value: Sendable>: Servi
             return state.gets[key]?.isEmpty == false ? state.gets[key]?.removeFirst() : nil
         }
         if let script, case .some(let expected) = script.expectedValidators, expected != validators {
-            Issue.record("get(\(key)) expected validators \(String(describing: expected)), got \(String(describing: validators))")
+            Issue.record(
+                "get(\(key)) expected validators \(String(describing: expected)), got \(String(describing: validators))"
+            )
         }
         return try await answer(script, for: "get(\(key))")
     }

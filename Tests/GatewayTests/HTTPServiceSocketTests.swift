@@ -20,7 +20,7 @@ struct HTTPServiceSocketTests {
             transport: transport)
     }
 
-    static let transports: [@Sendable () -> any Transport] = [{ URLSessionTransport() }]
+    static let transports: [@Sendable () -> any Transport] = [{ HTTP1Transport() }, { URLSessionTransport() }]
 
     @Test(arguments: transports)
     func get_RevalidatesWithETag_OverRealSocket(_ makeTransport: @Sendable () -> any Transport) async throws {
@@ -77,5 +77,18 @@ struct HTTPServiceSocketTests {
         }
         #expect(error?.kind == .unavailable)
         #expect((error?.inner as? TransportError)?.kind == .refused)
+    }
+
+    @Test(arguments: transports)
+    func get_ThrowsCancellation_WhenClientGoesAwayMidCall(_ makeTransport: @Sendable () -> any Transport)
+        async throws
+    {
+        let upstream = try RawSocketUpstream { _, _ in nil }
+        defer { upstream.stop() }
+        let service = Self.makeService(upstream, transport: makeTransport())
+        let call = Task { try await service.get(ResourceKey(repository: "r", path: "/hang"), ifChangedFrom: nil) }
+        while upstream.requests.isEmpty { await Task.yield() }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
     }
 }

@@ -10,7 +10,9 @@ struct HTTPConnectionLifecycleTests {
             headerRead: .milliseconds(200), bodyRead: .milliseconds(200), idleKeepAlive: .milliseconds(200),
             write: .milliseconds(200)))
 
-    static let ok = ClosureHTTPHandler { _ in HTTPResponse(status: 200, bytes: Array("ok".utf8)) } handle: { _ in
+    static let ok = ClosureHTTPHandler { _ in
+        HTTPResponse(status: 200, bytes: Array("ok".utf8))
+    } handle: { _ in
         HTTPResponse(status: 500)
     }
 
@@ -20,15 +22,21 @@ struct HTTPConnectionLifecycleTests {
             request.target == "/events"
                 ? HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(stream))
                 : HTTPResponse(status: 204)
-        } handle: { _ in HTTPResponse(status: 500) }
+        } handle: { _ in
+            HTTPResponse(status: 500)
+        }
         let client = try HTTPConnection.startOverSocketPair(handler: handler)
         defer { client.close() }
         try await client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         producer.yield(Array("data: one\n\n".utf8))
-        let first = String(decoding: await client.read(until: { String(decoding: $0, as: UTF8.self).contains("data: one") }), as: UTF8.self)
+        let first = String(
+            decoding: await client.read(until: { String(decoding: $0, as: UTF8.self).contains("data: one") }),
+            as: UTF8.self)
         #expect(first.contains("Transfer-Encoding: chunked"))
         producer.yield(Array("data: two\n\n".utf8))
-        let second = String(decoding: await client.read(until: { String(decoding: $0, as: UTF8.self).contains("data: two") }), as: UTF8.self)
+        let second = String(
+            decoding: await client.read(until: { String(decoding: $0, as: UTF8.self).contains("data: two") }),
+            as: UTF8.self)
         #expect(second == "b\r\ndata: two\n\n\r\n")
         producer.finish()
         let end = String(decoding: await client.read(until: { $0.count >= 5 }), as: UTF8.self)

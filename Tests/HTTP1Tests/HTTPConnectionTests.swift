@@ -15,7 +15,8 @@ struct HTTPConnectionTests {
     }
 
     static func echoResponse(_ request: HTTPRequest) -> HTTPResponse {
-        HTTPResponse(status: 200, bytes: Array("\(request.method) \(request.target) \(request.body.count):".utf8) + request.body)
+        HTTPResponse(
+            status: 200, bytes: Array("\(request.method) \(request.target) \(request.body.count):".utf8) + request.body)
     }
 
     @Test func pipelinedRequests_AreAnsweredInOrder_WhenFastAndSlowPathsMix() async throws {
@@ -39,7 +40,9 @@ struct HTTPConnectionTests {
 
     @Test func respondImmediately_AnswersWithoutTask_WhenItHasAnAnswer() async throws {
         let asyncCalls = Mutex(0)
-        let handler = ClosureHTTPHandler { _ in HTTPResponse(status: 204) } handle: { _ in
+        let handler = ClosureHTTPHandler { _ in
+            HTTPResponse(status: 204)
+        } handle: { _ in
             asyncCalls.withLock { $0 += 1 }
             return HTTPResponse(status: 500)
         }
@@ -120,14 +123,19 @@ struct HTTPConnectionTests {
 
     @Test(arguments: [
         ("GET /\(String(repeating: "a", count: 200)) HTTP/1.1\r\nHost: x\r\n\r\n", 414, "request_line_too_long"),
-        ("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 300))\r\n\r\n", 431, "header_section_too_large"),
+        (
+            "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 300))\r\n\r\n", 431,
+            "header_section_too_large"
+        ),
         ("GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-A: 1\r\n", count: 6) + "\r\n", 431, "too_many_headers"),
         ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 101\r\n\r\n", 413, "body_too_large"),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501, "unsupported_transfer_coding"),
         ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505, "unsupported_version"),
         ("GET / HTTP/1.1\r\nHost : x\r\n\r\n", 400, "whitespace_before_colon"),
-        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400,
-         "content_length_with_transfer_encoding"),
+        (
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400,
+            "content_length_with_transfer_encoding"
+        ),
     ])
     func badRequest_IsAnsweredWithStatusAndJSON_ThenClosed(request: String, status: Int, code: String) async throws {
         var configuration = HTTPServer.Configuration()

@@ -29,8 +29,13 @@ struct HTTPServerLifecycleTests {
     }
 
     @Test func maxConnections_ClosesNewConnectionsAtOnce_WhileLimitIsReached() async throws {
-        let handler = ClosureHTTPHandler { _ in HTTPResponse(status: 204) } handle: { _ in HTTPResponse(status: 500) }
-        try await HTTPServer.withRunning(.init(host: "127.0.0.1", port: 0, maxConnections: 2), handler: handler) { server in
+        let handler = ClosureHTTPHandler { _ in
+            HTTPResponse(status: 204)
+        } handle: { _ in
+            HTTPResponse(status: 500)
+        }
+        try await HTTPServer.withRunning(.init(host: "127.0.0.1", port: 0, maxConnections: 2), handler: handler) {
+            server in
             var admitted: [RawHTTPClient] = []
             for _ in 0..<2 {
                 let client = try await RawHTTPClient.connect(port: server.port)
@@ -102,7 +107,10 @@ struct HTTPServerLifecycleTests {
             let before = try SocketDescriptors.count(port: server.port)
             #expect(before == 1, "the listening socket")
             let partial = "GET /fast HTTP/1.1\r\nHost: x\r\nX-Half: "
-            let requests = [partial, "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n", "POST /fast HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab"]
+            let requests = [
+                partial, "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n",
+                "POST /fast HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab",
+            ]
             for batch in 0..<20 {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for index in 0..<50 {

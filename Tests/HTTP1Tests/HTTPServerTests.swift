@@ -19,7 +19,8 @@ struct HTTPServerTests {
 
     static func echoResponse(_ request: HTTPRequest) -> HTTPResponse {
         let text = "\(request.method) \(request.target) from \(request.remoteAddress ?? "?"): "
-        return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], bytes: Array(text.utf8) + request.body)
+        return HTTPResponse(
+            status: 200, headers: ["Content-Type": "text/plain"], bytes: Array(text.utf8) + request.body)
     }
 
     @Test func start_BindsKernelChosenPort_WhenPortIsZero() async throws {

@@ -21,16 +21,23 @@ extension DatastoreTestFixtures {
 
         private let state = Mutex(State())
         private let getGate: AsyncStream<Void>?
+        private let saveGate: AsyncStream<Void>?
         private let getStartedContinuation: AsyncStream<Void>.Continuation
+        private let saveStartedContinuation: AsyncStream<Void>.Continuation
 
         /// Yields once each time a `get` starts.
         let getStarted: AsyncStream<Void>
+        /// Yields once each time a `save` starts.
+        let saveStarted: AsyncStream<Void>
 
-        /// Creates an empty store; with a `getGate`, each `get` reads its entry, then waits for one
-        /// element of the gate before returning it (a slow read that a write can overtake).
-        init(getGate: AsyncStream<Void>? = nil) {
+        /// Creates an empty store. With a `getGate`, each `get` reads its entry, then waits for one
+        /// element of the gate before returning it (a slow read that a write can overtake); with a
+        /// `saveGate`, each `save` waits for one element before storing (a slow write).
+        init(getGate: AsyncStream<Void>? = nil, saveGate: AsyncStream<Void>? = nil) {
             self.getGate = getGate
+            self.saveGate = saveGate
             (getStarted, getStartedContinuation) = AsyncStream.makeStream(of: Void.self)
+            (saveStarted, saveStartedContinuation) = AsyncStream.makeStream(of: Void.self)
         }
 
         /// The calls so far, as `operation key`.
@@ -49,16 +56,22 @@ extension DatastoreTestFixtures {
             try record("get", key)
             let entry = stored(key)
             getStartedContinuation.yield()
-            if let getGate {
-                var iterator = getGate.makeAsyncIterator()
-                _ = await iterator.next()
-            }
+            await Self.pass(getGate)
             return entry
         }
 
         func save(_ entry: CacheEntry<String>, for key: String) async throws {
             try record("save", key)
+            saveStartedContinuation.yield()
+            await Self.pass(saveGate)
             store(entry, for: key)
+        }
+
+        /// Waits for one element of `gate`, if there is a gate.
+        private static func pass(_ gate: AsyncStream<Void>?) async {
+            guard let gate else { return }
+            var iterator = gate.makeAsyncIterator()
+            _ = await iterator.next()
         }
 
         func delete(_ key: String) async throws {

@@ -15,7 +15,7 @@ struct RepositoryCacheFirstTests {
         #expect(answer.value == "london-1")
         #expect(answer.cacheStatus == .miss)
         #expect(answer.error == nil)
-        let stored = try #require(fixture.datastore.entries["london"])
+        let stored = try #require(fixture.datastore.peek("london"))
         #expect(stored.value == "london-1")
         #expect(stored.expiresAt == fixture.clock.now.addingTimeInterval(60))
         #expect(answer.entry == stored)
@@ -64,7 +64,7 @@ struct RepositoryCacheFirstTests {
         #expect(error.details["repository"] == "weather")
         #expect(await recorder.next(2).map(\.summary) == ["loading(nil)", "failed(fetch_failed, cached: nil)"])
         #expect(fixture.logger.events == ["fetch_failed"])
-        #expect(fixture.datastore.entries.isEmpty)
+        #expect((fixture.datastore.count == 0))
     }
 
     @Test func state_IsRestingCacheState_WhenNobodyWatches() async throws {

@@ -51,7 +51,8 @@ struct RepositoryCachedAnswerTests {
     @Test func cachedAnswer_IsNil_ForDatastoresThatCannotPeek() async throws {
         let fixture = RepositoryFixture()
         try await fixture.prime("london", "london-1")
-        let store = RepositoryStore(datastore: OpaqueDatastore(fixture.datastore), clock: fixture.clock, logger: fixture.logger)
+        let store = RepositoryStore(
+            datastore: OpaqueDatastore(fixture.datastore), clock: fixture.clock, logger: fixture.logger)
         let repository = Repository(name: "weather", store: store, service: fixture.service, policy: RepositoryPolicy())
 
         #expect(repository.cachedAnswer(for: "london") == nil)
@@ -61,8 +62,8 @@ struct RepositoryCachedAnswerTests {
 
 /// Hides the peekability of a datastore.
 private struct OpaqueDatastore: Datastore {
-    let base: DictionaryDatastore<String, String>
-    init(_ base: DictionaryDatastore<String, String>) { self.base = base }
+    let base: FaultyDatastore
+    init(_ base: FaultyDatastore) { self.base = base }
     func get(_ key: String) async throws -> CacheEntry<String>? { try await base.get(key) }
     func save(_ entry: CacheEntry<String>, for key: String) async throws { try await base.save(entry, for: key) }
     func delete(_ key: String) async throws { try await base.delete(key) }

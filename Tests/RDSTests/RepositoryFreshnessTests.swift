@@ -23,7 +23,7 @@ struct RepositoryFreshnessTests {
         let answer = try await fixture.repository.get("london")
 
         #expect(answer.entry?.expiresAt == fixture.clock.now.addingTimeInterval(100))
-        #expect(fixture.datastore.entries["london"]?.expiresAt == fixture.clock.now.addingTimeInterval(100))
+        #expect(fixture.datastore.peek("london")?.expiresAt == fixture.clock.now.addingTimeInterval(100))
     }
 
     @Test func get_UsesDefaultTTL_WhenUpstreamGivesNone() async throws {
@@ -48,7 +48,7 @@ struct RepositoryFreshnessTests {
         #expect(first.cacheStatus == .bypass)
         #expect(first.entry == nil)
         #expect(second.value == "london-2")
-        #expect(fixture.datastore.entries["london"] == nil)
+        #expect(fixture.datastore.peek("london") == nil)
         #expect(fixture.service.getCount(for: "london") == 3)
     }
 
@@ -99,7 +99,8 @@ struct RepositoryFreshnessTests {
         #expect(answer.cacheStatus == .stale)
         let error = try #require(answer.error as? RepositoryError)
         #expect(ErrorChain(error).links.map(\.code) == ["fetch_failed", "upstream_timeout"])
-        #expect(await recorder.next(2).map(\.summary) == ["loading(london-1)", "failed(fetch_failed, cached: london-1)"])
+        #expect(
+            await recorder.next(2).map(\.summary) == ["loading(london-1)", "failed(fetch_failed, cached: london-1)"])
     }
 
     @Test func get_Throws_PastStaleIfErrorWindow() async throws {
@@ -136,7 +137,8 @@ struct RepositoryFreshnessTests {
         #expect(try await fixture.repository.get("london").cacheStatus == .hit)
         #expect(fixture.service.getCount(for: "london") == 1)
         let gate = FakeGate()
-        fixture.service.expectGet("london", returning: RepositoryFixture.fetched("london-2", lifetime: 100), heldBy: gate)
+        fixture.service.expectGet(
+            "london", returning: RepositoryFixture.fetched("london-2", lifetime: 100), heldBy: gate)
         fixture.clock.advance(by: 1)
 
         let due = try await fixture.repository.get("london")
@@ -148,6 +150,6 @@ struct RepositoryFreshnessTests {
         gate.open()
         #expect(await recorder.next(2).map(\.summary) == ["loading(london-1)", "loaded(london-2, service)"])
         #expect(fixture.service.getCount(for: "london") == 2)
-        #expect(fixture.datastore.entries["london"]?.expiresAt == fixture.clock.now.addingTimeInterval(100))
+        #expect(fixture.datastore.peek("london")?.expiresAt == fixture.clock.now.addingTimeInterval(100))
     }
 }

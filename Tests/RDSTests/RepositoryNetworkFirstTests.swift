@@ -28,7 +28,8 @@ struct RepositoryNetworkFirstTests {
         #expect(answer.value == "london-1")
         #expect(answer.cacheStatus == .hit)
         #expect((answer.error as? RepositoryError)?.kind == .fetchFailed)
-        #expect(await recorder.next(2).map(\.summary) == ["loading(london-1)", "failed(fetch_failed, cached: london-1)"])
+        #expect(
+            await recorder.next(2).map(\.summary) == ["loading(london-1)", "failed(fetch_failed, cached: london-1)"])
     }
 
     @Test func get_Throws_WhenServiceFailsAndEntryIsTooStale() async throws {

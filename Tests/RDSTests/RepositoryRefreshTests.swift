@@ -14,7 +14,7 @@ struct RepositoryRefreshTests {
         let answer = try await fixture.repository.refresh("london")
 
         #expect(answer.value == "london-2")
-        #expect(fixture.datastore.entries["london"]?.value == "london-2")
+        #expect(fixture.datastore.peek("london")?.value == "london-2")
     }
 
     @Test func refresh_Throws_InsteadOfServingStale() async throws {
@@ -25,7 +25,7 @@ struct RepositoryRefreshTests {
         let error = try await #require(throws: RepositoryError.self) { try await fixture.repository.refresh("london") }
 
         #expect((error.inner as? ServiceError)?.kind == .badResponse)
-        #expect(fixture.datastore.entries["london"]?.value == "london-1")
+        #expect(fixture.datastore.peek("london")?.value == "london-1")
     }
 
     @Test func refreshInBackground_PublishesLoadingThenLoaded() async throws {
@@ -36,7 +36,7 @@ struct RepositoryRefreshTests {
         fixture.repository.refreshInBackground("london")
 
         #expect(await recorder.next(2).map(\.summary) == ["loading(london-1)", "loaded(london-2, service)"])
-        #expect(fixture.datastore.entries["london"]?.value == "london-2")
+        #expect(fixture.datastore.peek("london")?.value == "london-2")
     }
 
     @Test func refreshInBackground_PublishesFailure() async throws {
@@ -60,7 +60,7 @@ struct RepositoryRefreshTests {
         #expect(results.map(\.key) == keys)
         #expect(results.map(\.succeeded) == keys.map { $0 != "city-3" })
         #expect(results.first.map { (try? $0.outcome.get()) == .miss } == true)
-        #expect(fixture.datastore.entries.count == 11)
+        #expect(fixture.datastore.count == 11)
         #expect(fixture.service.unusedScripts == 0)
     }
 }

@@ -19,7 +19,7 @@ struct RepositoryRevalidationTests {
 
         #expect(answer.value == "london-1")
         #expect(answer.cacheStatus == .revalidated)
-        let stored = try #require(fixture.datastore.entries["london"])
+        let stored = try #require(fixture.datastore.peek("london"))
         #expect(stored.value == "london-1")
         #expect(stored.storedAt == fixture.clock.now)
         #expect(stored.expiresAt == fixture.clock.now.addingTimeInterval(120))
@@ -37,7 +37,7 @@ struct RepositoryRevalidationTests {
 
         _ = try await fixture.repository.get("london")
 
-        #expect(fixture.datastore.entries["london"]?.validators == renewed)
+        #expect(fixture.datastore.peek("london")?.validators == renewed)
     }
 
     @Test func get_RevalidatesFreshEntry_WhenIntentIsRevalidate() async throws {
@@ -50,7 +50,7 @@ struct RepositoryRevalidationTests {
 
         #expect(answer.value == "london-2")
         #expect(answer.cacheStatus == .miss)
-        #expect(fixture.datastore.entries["london"]?.validators == Validators(etag: "\"v2\""))
+        #expect(fixture.datastore.peek("london")?.validators == Validators(etag: "\"v2\""))
     }
 
     @Test func get_FetchesUnconditionally_WhenIntentIsReload() async throws {

@@ -50,21 +50,39 @@ struct RepositorySingleFlightTests {
         #expect(fixture.service.getCount(for: "london") == 1)
     }
 
+    /// Starts a read whose service call never answers, and moves the clock past the fetch deadline.
+    private func readPastDeadline(
+        _ fixture: RepositoryFixture, deadline: TimeInterval
+    ) async -> (Task<RepositoryAnswer<String>, any Error>, FakeGate) {
+        let (task, gate) = await fixture.startHeldRead("london", answering: "late")
+        #expect(await eventually { fixture.clock.sleeperCount == 1 })
+        fixture.clock.advance(by: deadline)
+        return (task, gate)
+    }
+
     @Test func get_FailsWithDeadlineExceeded_WhenServiceNeverAnswers() async throws {
         let fixture = RepositoryFixture(policy: RepositoryPolicy(fetchDeadline: 5))
         let recorder = await fixture.record("london")
-        let gate = FakeGate()
-        fixture.service.expectGet("london", returning: RepositoryFixture.fetched("late"), heldBy: gate)
-
-        let task = Task { try await fixture.repository.get("london") }
-        await gate.waitForArrivals(1)
-        #expect(await eventually { fixture.clock.sleeperCount == 1 })
-        fixture.clock.advance(by: 5)
+        let (task, gate) = await readPastDeadline(fixture, deadline: 5)
 
         let error = try await #require(throws: RepositoryError.self) { try await task.value }
         #expect(error.kind == .deadlineExceeded)
-        #expect(await recorder.next(2).map(\.summary) == ["loading(nil)", "failed(fetch_deadline_exceeded, cached: nil)"])
+        #expect(
+            await recorder.next(2).map(\.summary) == ["loading(nil)", "failed(fetch_deadline_exceeded, cached: nil)"])
         #expect(!fixture.store.isFetching("london"))
+        await gate.waitForCancellations(1)
+    }
+
+    @Test func get_ServesStale_WhenFetchPassesDeadlineWithinStaleIfError() async throws {
+        let fixture = RepositoryFixture(policy: RepositoryPolicy(staleIfError: 600, fetchDeadline: 5))
+        try await fixture.prime("london", "london-1")
+        fixture.clock.advance(by: 61)
+        let (task, gate) = await readPastDeadline(fixture, deadline: 5)
+
+        let answer = try await task.value
+        #expect(answer.value == "london-1")
+        #expect(answer.cacheStatus == .stale)
+        #expect((answer.error as? RepositoryError)?.kind == .deadlineExceeded)
         await gate.waitForCancellations(1)
     }
 
@@ -86,7 +104,7 @@ struct RepositorySingleFlightTests {
         await gate.waitForCancellations(1)
         #expect(!fixture.store.isFetching("london"))
         #expect(await recorder.next(2).map(\.summary) == ["loading(nil)", "initialized"])
-        #expect(fixture.datastore.entries.isEmpty)
+        #expect((fixture.datastore.count == 0))
     }
 
     @Test func get_KeepsFetch_WhileAnotherCallerStillWaits() async throws {
@@ -107,15 +125,12 @@ struct RepositorySingleFlightTests {
         #expect(try await staying.value.value == "london-1")
         #expect(gate.cancellations == 0)
         #expect(fixture.service.getCount(for: "london") == 1)
-        #expect(fixture.datastore.entries["london"]?.value == "london-1")
+        #expect(fixture.datastore.peek("london")?.value == "london-1")
     }
 
     @Test func get_StartsANewFetch_AfterAnAbandonedOne() async throws {
         let fixture = RepositoryFixture()
-        let gate = FakeGate()
-        fixture.service.expectGet("london", returning: RepositoryFixture.fetched("abandoned"), heldBy: gate)
-        let abandoned = Task { try await fixture.repository.get("london") }
-        await gate.waitForArrivals(1)
+        let (abandoned, _) = await fixture.startHeldRead("london", answering: "abandoned")
         abandoned.cancel()
         _ = try? await abandoned.value
         fixture.service.expectGet("london", returning: RepositoryFixture.fetched("london-1"))

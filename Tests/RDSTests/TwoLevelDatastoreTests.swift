@@ -101,6 +101,25 @@ struct TwoLevelDatastoreTests {
         #expect(try await store.get("k")?.value == "new")
     }
 
+    @Test func get_DoesNotPromoteAnOlderValue_WhileAWriteToTheSecondLevelIsUnderWay() async throws {
+        let (gate, openGate) = AsyncStream.makeStream(of: Void.self)
+        let l2 = Scripted(saveGate: gate)
+        l2.store(DatastoreTestFixtures.entry("old"), for: "k")
+        let store = TwoLevelDatastore(l1: Memory(maxBytes: 1_000_000, maxEntries: 1), l2: l2, logger: Events())
+        var saveStarted = l2.saveStarted.makeAsyncIterator()
+
+        let writer = Task { try await store.save(DatastoreTestFixtures.entry("new"), for: "k") }
+        _ = await saveStarted.next()
+        await store.l1.save(DatastoreTestFixtures.entry("other"), for: "evicts k from L1")
+        #expect(try await store.get("k")?.value == "old")
+        #expect(store.peek("k") == nil)
+
+        openGate.yield()
+        try await writer.value
+        #expect(try await store.get("k")?.value == "new")
+        #expect(store.peek("k")?.value == "new")
+    }
+
     @Test func delete_RemovesTheKeyFromBothLevels() async throws {
         let l2 = Scripted()
         let store = Self.makeStore(l2)

@@ -14,6 +14,12 @@ public struct SchemeTransport: Transport {
         self.https = https
     }
 
+    /// The gateway's default: ``HTTP1Transport`` for `http://`, ``URLSessionTransport`` for `https://`.
+    /// Make one per process and share it: each holds a connection pool (and an event loop) or a session.
+    public static func standard() -> SchemeTransport {
+        SchemeTransport(http: HTTP1Transport(), https: URLSessionTransport())
+    }
+
     /// Sends `request` through ``https`` when `endpoint` is secure, else through ``http``.
     /// - Throws: whatever the chosen transport throws.
     public func send(_ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts) async throws

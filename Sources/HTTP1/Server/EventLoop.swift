@@ -1,50 +1,110 @@
-import Dispatch
+import Glibc
+import Synchronization
 
-/// One event loop: a serial queue that runs every read, write and timeout check of the
-/// connections it owns, so a connection's state needs no lock. A server has a few of them
-/// (`Configuration.eventLoopThreads`), never one per connection.
+/// One event loop: a dedicated thread blocked in `epoll_wait` that runs every read, write and
+/// timeout check of the connections it owns, so a connection's state needs no lock. A server
+/// has a few of them (`Configuration.eventLoopThreads`), never one per connection. Other threads
+/// hand it work with `execute(_:)`, which wakes it through a pipe.
 ///
-/// Everything except `execute(_:)` must be called on `queue`.
+/// Everything except `execute(_:)`, `start()` and `stop()` must be called on the loop's thread.
 final class EventLoop: @unchecked Sendable {
-    /// The serial queue all of this loop's I/O runs on.
-    let queue: DispatchQueue
     /// The scratch buffer every connection of this loop reads into: one per loop, so an idle
     /// connection holds no read buffer.
     let readBuffer: UnsafeMutableRawBufferPointer
+    private let epoll: EPoll
+    /// The wake pipe: `execute(_:)` writes a byte so `epoll_wait` returns.
+    private let wakeReader: Int32
+    private let wakeWriter: Int32
+    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let wakePending = Atomic<Bool>(false)
+    private let checkInterval: Duration
     private var connections: [Int32: HTTPConnection] = [:]
-    private let timer: any DispatchSourceTimer
+    private var isStopped = false
+    private static let wakeToken = UInt64.max
 
-    /// A loop whose timer checks deadlines every `checkInterval`.
-    init(label: String, checkInterval: Duration, readBufferSize: Int = 64 * 1_024) {
-        queue = DispatchQueue(label: label, qos: .userInitiated)
+    /// A loop whose deadline checks run every `checkInterval`; it runs once `start()` is called.
+    /// - Throws: `SocketError` when epoll or the wake pipe cannot be created.
+    init(checkInterval: Duration, readBufferSize: Int = 64 * 1_024) throws {
+        var pipeDescriptors: [Int32] = [-1, -1]
+        guard pipe(&pipeDescriptors) == 0 else { throw SocketError.current("pipe") }
+        wakeReader = pipeDescriptors[0]
+        wakeWriter = pipeDescriptors[1]
+        for descriptor in pipeDescriptors {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        do {
+            epoll = try EPoll()
+            try epoll.add(wakeReader, interest: .readable, token: Self.wakeToken)
+        } catch {
+            Glibc.close(wakeReader)
+            Glibc.close(wakeWriter)
+            throw error
+        }
+        self.checkInterval = checkInterval
         readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        let interval = DispatchTimeInterval.nanoseconds(Int(checkInterval / .nanoseconds(1)))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: interval)
-        timer.setEventHandler { [weak self] in self?.checkDeadlines() }
-        timer.activate()
     }
 
     deinit {
-        timer.cancel()
+        Glibc.close(wakeReader)
+        Glibc.close(wakeWriter)
         readBuffer.deallocate()
     }
 
-    /// Runs `work` on the loop's queue.
+    /// Starts the loop's thread; it keeps the loop alive until `stop()`.
+    func start() {
+        let retained = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                let loop = Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue()
+                loop.run()
+                return nil
+            }, retained)
+        if created == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<EventLoop>.fromOpaque(retained).release()
+        }
+    }
+
+    /// Closes every connection and ends the loop's thread.
+    func stop() {
+        execute { [self] in
+            closeConnections()
+            isStopped = true
+        }
+    }
+
+    /// Runs `work` on the loop's thread, soon (from any thread).
     func execute(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+        pending.withLock { $0.append(work) }
+        if !wakePending.exchange(true, ordering: .acquiringAndReleasing) {
+            var byte: UInt8 = 1
+            _ = Glibc.write(wakeWriter, &byte, 1)
+        }
     }
 
     /// Open connections on this loop.
     var connectionCount: Int { connections.count }
 
-    /// Takes ownership of a connection until it calls `remove(_:)`.
-    func add(_ connection: HTTPConnection) {
+    /// Takes ownership of a connection and watches it for reading.
+    /// - Throws: `SocketError` when epoll refuses the descriptor.
+    func add(_ connection: HTTPConnection) throws {
+        try epoll.add(connection.socket.fd, interest: .readable, token: UInt64(connection.socket.fd))
         connections[connection.socket.fd] = connection
     }
 
-    /// Forgets a closed connection.
+    /// Changes what a connection is watched for.
+    func watch(_ connection: HTTPConnection, for interest: EPoll.Events) {
+        try? epoll.modify(connection.socket.fd, interest: interest, token: UInt64(connection.socket.fd))
+    }
+
+    /// Forgets a connection and stops watching its descriptor (call before closing it).
     func remove(_ connection: HTTPConnection) {
+        epoll.remove(connection.socket.fd)
         connections[connection.socket.fd] = nil
     }
 
@@ -58,9 +118,39 @@ final class EventLoop: @unchecked Sendable {
         for connection in connections.values { connection.close() }
     }
 
-    private func checkDeadlines() {
-        guard !connections.isEmpty else { return }
-        let now = ContinuousClock.now
-        for connection in connections.values { connection.checkDeadline(now: now) }
+    private func run() {
+        let timeout = Int32(max(1, checkInterval / .milliseconds(1)))
+        var nextCheck = ContinuousClock.now + checkInterval
+        while !isStopped {
+            epoll.wait(timeoutMilliseconds: timeout) { token, events in
+                if token == Self.wakeToken { return drainWakePipe() }
+                connections[Int32(truncatingIfNeeded: token)]?.handle(events)
+            }
+            runPending()
+            let now = ContinuousClock.now
+            if now >= nextCheck {
+                nextCheck = now + checkInterval
+                for connection in connections.values { connection.checkDeadline(now: now) }
+            }
+        }
+        // Work handed over while stopping (a handler's late answer, a stream's next chunk) finds
+        // its connection closed and lets its task finish.
+        runPending()
     }
+
+    private func drainWakePipe() {
+        var scratch: (UInt64, UInt64) = (0, 0)
+        while withUnsafeMutableBytes(of: &scratch, { Glibc.read(wakeReader, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    private func runPending() {
+        guard wakePending.load(ordering: .acquiring) else { return }
+        wakePending.store(false, ordering: .releasing)
+        let work = pending.withLock { pending in
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        for item in work { item() }
+    }
+
 }

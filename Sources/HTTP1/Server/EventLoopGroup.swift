@@ -6,9 +6,11 @@ final class EventLoopGroup: Sendable {
     let loops: [EventLoop]
     private let nextIndex = Atomic<Int>(0)
 
-    /// `count` loops (at least one) checking deadlines every `checkInterval`.
-    init(count: Int, checkInterval: Duration) {
-        loops = (0..<Swift.max(1, count)).map { EventLoop(label: "http1.loop.\($0)", checkInterval: checkInterval) }
+    /// Creates and starts `count` loops (at least one) checking deadlines every `checkInterval`.
+    /// - Throws: `SocketError` when a loop cannot be created.
+    init(count: Int, checkInterval: Duration) throws {
+        loops = try (0..<Swift.max(1, count)).map { _ in try EventLoop(checkInterval: checkInterval) }
+        for loop in loops { loop.start() }
     }
 
     /// The loop for the next connection.
@@ -25,5 +27,10 @@ final class EventLoopGroup: Sendable {
     /// Closes every connection on every loop now.
     func closeConnections() {
         for loop in loops { loop.execute { loop.closeConnections() } }
+    }
+
+    /// Closes every connection and ends every loop's thread.
+    func stop() {
+        for loop in loops { loop.stop() }
     }
 }

@@ -13,13 +13,15 @@ extension HTTPConnection {
     func flush() {
         guard !isClosed else { return }
         while outboundOffset < outbound.count {
-            let result = outbound.withUnsafeBytes { socket.send(UnsafeRawBufferPointer(rebasing: $0[outboundOffset...])) }
+            let result = outbound.withUnsafeBytes {
+                socket.send(UnsafeRawBufferPointer(rebasing: $0[outboundOffset...]))
+            }
             switch result {
             case .sent(let count):
                 outboundOffset += count
             case .wouldBlock:
                 machine.writeBlocked(true, now: .now)
-                resumeWriteSource()
+                waitForWritable(true)
                 return
             case .failed:
                 return close()
@@ -32,7 +34,7 @@ extension HTTPConnection {
         outbound.removeAll(keepingCapacity: outbound.capacity <= 16 * 1_024)
         outboundOffset = 0
         machine.writeBlocked(false, now: .now)
-        suspendWriteSource()
+        waitForWritable(false)
         if let drainWaiter {
             self.drainWaiter = nil
             drainWaiter.resume(returning: true)

@@ -1,12 +1,10 @@
-import Dispatch
-
 /// One client connection: reads bytes, drives the parser and `HTTPConnectionStateMachine`,
 /// calls the handler, writes responses in request order.
 ///
-/// Confined to its event loop: every method runs on `loop.queue` (handler tasks hop back with
-/// `loop.execute`), so its state needs no lock; hence `@unchecked Sendable`.
+/// Confined to its event loop: every method runs on the loop's thread (handler tasks hop back
+/// with `loop.execute`), so its state needs no lock; hence `@unchecked Sendable`.
 final class HTTPConnection: @unchecked Sendable {
-    /// The connected socket; closed once both dispatch sources are cancelled.
+    /// The connected socket; closed by `close()`.
     let socket: Socket
     /// The loop this connection lives on.
     let loop: EventLoop
@@ -15,12 +13,15 @@ final class HTTPConnection: @unchecked Sendable {
     /// The peer's numeric address, set on every request.
     let remoteAddress: String
 
+    /// Phase, keep-alive and deadlines.
     var machine: HTTPConnectionStateMachine
+    /// The incremental parser for the request being read.
     var parser: HTTPRequestParser
     /// Received bytes not parsed yet (a partial request, or pipelined requests waiting their turn).
     var inbound: [UInt8] = []
     /// Bytes waiting for the socket to accept them, from `outboundOffset` on.
     var outbound: [UInt8] = []
+    /// How much of `outbound` the socket already took.
     var outboundOffset = 0
     /// Close once `outbound` is written.
     var closesAfterFlush = false
@@ -34,11 +35,8 @@ final class HTTPConnection: @unchecked Sendable {
     /// and dropped until the client closes or this instant passes (so it sees the response, not a reset).
     private var lingerDeadline: ContinuousClock.Instant?
 
-    private var readSource: (any DispatchSourceRead)?
-    private var writeSource: (any DispatchSourceWrite)?
     private var isReadSuspended = false
-    private var isWriteSuspended = true
-    private var openSources = 0
+    private var isWaitingToWrite = false
     private(set) var isClosed = false
 
     /// A connection on `socket`, not yet reading: call `start()` on the loop.
@@ -51,34 +49,41 @@ final class HTTPConnection: @unchecked Sendable {
         self.parser = HTTPRequestParser(limits: context.configuration.limits.parser)
     }
 
-    /// Registers with the loop and starts reading.
+    /// Registers with the loop and starts reading; closes at once if the loop refuses it.
     func start() {
-        loop.add(self)
-        let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
-        source.setEventHandler { [unowned self] in readAvailable() }
-        source.setCancelHandler { [self] in sourceCancelled() }
-        openSources += 1
-        readSource = source
-        source.activate()
+        do {
+            try loop.add(self)
+        } catch {
+            socket.close()
+            context.tracker.release()
+            isClosed = true
+        }
+    }
+
+    /// Handles readiness reported by the loop.
+    func handle(_ events: EPoll.Events) {
+        if events.contains(.writable) { flush() }
+        guard !isClosed, !events.isDisjoint(with: [.readable, .error, .hangUp]) else { return }
+        if isReadSuspended {
+            if !events.isDisjoint(with: [.error, .hangUp]) { close() }
+            return
+        }
+        readAvailable()
     }
 
     // MARK: Reading
 
-    /// Reads until the socket has nothing more (`EAGAIN`): the read source may not fire again
-    /// for bytes (or a reset) that were already there. After a budget of reads it yields to the
-    /// loop's other connections and continues in a later turn.
+    /// Reads what the socket holds, up to a budget (the loop is level-triggered: whatever is
+    /// left, a reset included, is reported again on the next turn).
     private func readAvailable() {
-        guard !isClosed else { return }
         let buffer = loop.readBuffer
-        var budget = 16
-        while budget > 0 {
+        for _ in 0..<16 {
             switch socket.read(into: buffer) {
             case .bytes where lingerDeadline != nil:
-                budget -= 1
+                continue
             case .bytes(let count):
                 received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                guard !isClosed, !isReadSuspended else { return flush() }
-                budget -= 1
+                guard !isClosed, !isReadSuspended, count == buffer.count else { return flush() }
             case .wouldBlock:
                 return flush()
             case .closed, .failed:
@@ -86,7 +91,6 @@ final class HTTPConnection: @unchecked Sendable {
             }
         }
         flush()
-        loop.execute { [self] in readAvailable() }
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
@@ -190,42 +194,35 @@ final class HTTPConnection: @unchecked Sendable {
         resumeReading()
     }
 
+    /// Stops reading (backpressure, or nothing more to read before closing).
     func suspendReading() {
-        guard !isReadSuspended, let readSource else { return }
+        guard !isReadSuspended, !isClosed else { return }
         isReadSuspended = true
-        readSource.suspend()
+        updateInterest()
     }
 
+    /// Reads again.
     func resumeReading() {
-        guard isReadSuspended, !closesAfterFlush || lingerDeadline != nil, let readSource else { return }
+        guard isReadSuspended, !isClosed, !closesAfterFlush || lingerDeadline != nil else { return }
         isReadSuspended = false
-        readSource.resume()
-        loop.execute { [self] in readAvailable() }
+        updateInterest()
     }
 
-    /// Starts watching for writability (the socket's send buffer was full).
-    func resumeWriteSource() {
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
-            source.setEventHandler { [unowned self] in flush() }
-            source.setCancelHandler { [self] in sourceCancelled() }
-            openSources += 1
-            writeSource = source
-        }
-        guard isWriteSuspended, let writeSource else { return }
-        isWriteSuspended = false
-        writeSource.resume()
+    /// Watches for writability (`true`: the socket's send buffer was full) or stops watching.
+    func waitForWritable(_ waiting: Bool) {
+        guard waiting != isWaitingToWrite, !isClosed else { return }
+        isWaitingToWrite = waiting
+        updateInterest()
     }
 
-    /// Stops watching for writability (everything was written).
-    func suspendWriteSource() {
-        guard !isWriteSuspended, let writeSource else { return }
-        isWriteSuspended = true
-        writeSource.suspend()
+    private func updateInterest() {
+        var interest: EPoll.Events = []
+        if !isReadSuspended { interest.insert(.readable) }
+        if isWaitingToWrite { interest.insert(.writable) }
+        loop.watch(self, for: interest)
     }
 
-    /// Closes now: cancels the handler or stream task, stops both sources; the descriptor is
-    /// closed once they are cancelled, and the connection leaves its loop.
+    /// Closes now: cancels the handler or stream task, leaves the loop, closes the descriptor.
     func close() {
         guard !isClosed else { return }
         isClosed = true
@@ -235,24 +232,9 @@ final class HTTPConnection: @unchecked Sendable {
         drainWaiter?.resume(returning: false)
         drainWaiter = nil
         loop.remove(self)
-        if let readSource {
-            if isReadSuspended { readSource.resume() }
-            readSource.cancel()
-        }
-        if let writeSource {
-            if isWriteSuspended { writeSource.resume() }
-            writeSource.cancel()
-        }
-        inbound = []
-        outbound = []
-    }
-
-    private func sourceCancelled() {
-        openSources -= 1
-        guard openSources == 0 else { return }
-        readSource = nil
-        writeSource = nil
         socket.close()
         context.tracker.release()
+        inbound = []
+        outbound = []
     }
 }

@@ -12,8 +12,8 @@ extension HTTPServer {
         public var timeouts: Timeouts
         /// Open connections past which new ones are closed at once. Default 16,384.
         public var maxConnections: Int
-        /// Event-loop queues that do all socket I/O; connections are spread over them round robin.
-        /// Default 2 (the number of cores this service is sized for).
+        /// Event-loop threads (each one epoll instance) that do all socket I/O; connections are
+        /// spread over them round robin. Default 2 (the number of cores this service is sized for).
         public var eventLoopThreads: Int
         /// The `listen` backlog. Default 1,024.
         public var backlog: Int32

@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 
-/// An HTTP/1.1 server on non-blocking POSIX sockets and a few Dispatch event loops.
+/// An HTTP/1.1 server on non-blocking POSIX sockets and a few epoll event-loop threads.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: handler)
@@ -60,18 +60,14 @@ public final class HTTPServer: Sendable {
         }
         do {
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
-            let group = EventLoopGroup(
+            let group = try EventLoopGroup(
                 count: configuration.eventLoopThreads, checkInterval: configuration.timeouts.checkInterval)
-            let context = HTTPConnectionContext(handler: handler, configuration: configuration, tracker: tracker)
-            let tracker = tracker
-            let listener = try SocketListener(address: address, backlog: configuration.backlog) { socket, peer in
-                guard tracker.admit() else { return socket.close() }
-                socket.setNoDelay()
-                let loop = group.next()
-                let remoteAddress = peer.host
-                loop.execute {
-                    HTTPConnection(socket: socket, remoteAddress: remoteAddress, loop: loop, context: context).start()
-                }
+            let listener: SocketListener
+            do {
+                listener = try makeListener(address: address, group: group)
+            } catch {
+                group.stop()
+                throw error
             }
             state.withLock { state in
                 state.boundPort = listener.address.port
@@ -81,6 +77,22 @@ public final class HTTPServer: Sendable {
         } catch {
             state.withLock { $0.phase = .idle }
             throw error
+        }
+    }
+
+    /// A listener that admits each accepted socket (or closes it past `maxConnections`) and
+    /// starts its connection on the next loop.
+    private func makeListener(address: SocketAddress, group: EventLoopGroup) throws -> SocketListener {
+        let context = HTTPConnectionContext(handler: handler, configuration: configuration, tracker: tracker)
+        let tracker = tracker
+        return try SocketListener(address: address, backlog: configuration.backlog) { socket, peer in
+            guard tracker.admit() else { return socket.close() }
+            socket.setNoDelay()
+            let loop = group.next()
+            let remoteAddress = peer.host
+            loop.execute {
+                HTTPConnection(socket: socket, remoteAddress: remoteAddress, loop: loop, context: context).start()
+            }
         }
     }
 
@@ -102,6 +114,7 @@ public final class HTTPServer: Sendable {
         }
         await tracker.waitUntilEmpty()
         deadline.cancel()
+        group.stop()
         let waiters = state.withLock { state in
             state.phase = .stopped
             defer { state.stopWaiters.removeAll() }

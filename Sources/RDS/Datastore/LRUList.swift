@@ -3,35 +3,43 @@
 /// Kept apart from the generic keys and values, so reordering touches only this small,
 /// non-generic array (8 bytes of links and 8 of cost per node) and compiles to plain loads and
 /// stores even where ``LRUTable`` runs unspecialised. Freed nodes are reused through a free list.
+@usableFromInline
 struct LRUList {
-    private struct Node {
+    @usableFromInline
+    struct Node {
         /// The next newer node; in a free node, the next free node.
-        var newer: Int32
+        @usableFromInline var newer: Int32
         /// The next older node.
-        var older: Int32
+        @usableFromInline var older: Int32
         /// The cost of the entry this node orders.
-        var cost: Int
+        @usableFromInline var cost: Int
+
+        @inlinable init(newer: Int32, older: Int32, cost: Int) {
+            self.newer = newer
+            self.older = older
+            self.cost = cost
+        }
     }
 
     /// Marks the end of a chain.
-    private static let end: Int32 = -1
+    @usableFromInline static let end: Int32 = -1
 
-    private var nodes: [Node] = []
-    private var newestNode = LRUList.end
-    private var oldestNode = LRUList.end
-    private var firstFree = LRUList.end
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var newestNode = LRUList.end
+    @usableFromInline var oldestNode = LRUList.end
+    @usableFromInline var firstFree = LRUList.end
 
     /// The sum of the costs of the nodes in use.
-    private(set) var totalCost = 0
+    @usableFromInline var totalCost = 0
 
-    /// The number of node slots, used or free: the size a parallel array needs.
-    var capacity: Int { nodes.count }
+    /// Creates an empty list.
+    @inlinable init() {}
 
     /// The least recently used node, if any.
-    var oldest: Int32? { oldestNode == Self.end ? nil : oldestNode }
+    @inlinable var oldest: Int32? { oldestNode == Self.end ? nil : oldestNode }
 
     /// The nodes from the most to the least recently used.
-    var newestFirst: [Int32] {
+    @inlinable var newestFirst: [Int32] {
         var order: [Int32] = []
         var node = newestNode
         while node != Self.end {
@@ -42,7 +50,7 @@ struct LRUList {
     }
 
     /// Takes a node (a free one when there is one) and makes it the newest.
-    mutating func insertNewest(cost: Int) -> Int32 {
+    @inlinable mutating func insertNewest(cost: Int) -> Int32 {
         let node: Int32
         if firstFree == Self.end {
             node = Int32(nodes.count)
@@ -58,28 +66,28 @@ struct LRUList {
     }
 
     /// Changes the cost of `node` and makes it the newest.
-    mutating func update(_ node: Int32, cost: Int) {
+    @inlinable mutating func update(_ node: Int32, cost: Int) {
         totalCost += cost - nodes[Int(node)].cost
         nodes[Int(node)].cost = cost
         moveToNewest(node)
     }
 
     /// Makes `node` the newest.
-    mutating func moveToNewest(_ node: Int32) {
+    @inlinable mutating func moveToNewest(_ node: Int32) {
         guard node != newestNode else { return }
         unlink(node)
         linkAsNewest(node)
     }
 
     /// Takes `node` out of the order and frees it for reuse.
-    mutating func remove(_ node: Int32) {
+    @inlinable mutating func remove(_ node: Int32) {
         unlink(node)
         totalCost -= nodes[Int(node)].cost
         nodes[Int(node)] = Node(newer: firstFree, older: Self.end, cost: 0)
         firstFree = node
     }
 
-    private mutating func linkAsNewest(_ node: Int32) {
+    @inlinable mutating func linkAsNewest(_ node: Int32) {
         nodes[Int(node)].older = newestNode
         nodes[Int(node)].newer = Self.end
         if newestNode != Self.end { nodes[Int(newestNode)].newer = node }
@@ -87,7 +95,7 @@ struct LRUList {
         if oldestNode == Self.end { oldestNode = node }
     }
 
-    private mutating func unlink(_ node: Int32) {
+    @inlinable mutating func unlink(_ node: Int32) {
         let newer = nodes[Int(node)].newer
         let older = nodes[Int(node)].older
         if newer != Self.end { nodes[Int(newer)].older = older } else { newestNode = older }

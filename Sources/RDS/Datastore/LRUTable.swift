@@ -3,31 +3,41 @@
 /// A dictionary maps each key to a node of an ``LRUList`` (the recency order and the costs);
 /// the key and value of node `n` sit at index `n` of a parallel array. Every operation is O(1),
 /// and nodes freed by removals are reused. Not thread-safe: ``MemoryDatastore`` guards it.
+@usableFromInline
 struct LRUTable<Key: Hashable, Value> {
-    private struct Slot {
-        var key: Key?
-        var value: Value?
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var key: Key?
+        @usableFromInline var value: Value?
+
+        @inlinable init(key: Key?, value: Value?) {
+            self.key = key
+            self.value = value
+        }
     }
 
-    private var nodeByKey: [Key: Int32] = [:]
-    private var slots: [Slot] = []
-    private var order = LRUList()
+    @usableFromInline var nodeByKey: [Key: Int32] = [:]
+    @usableFromInline var slots: [Slot] = []
+    @usableFromInline var order = LRUList()
+
+    /// Creates an empty table.
+    @inlinable init() {}
 
     /// The sum of the costs of the entries held.
-    var totalCost: Int { order.totalCost }
+    @inlinable var totalCost: Int { order.totalCost }
 
     /// The number of entries held.
-    var count: Int { nodeByKey.count }
+    @inlinable var count: Int { nodeByKey.count }
 
     /// Returns the value for `key` and, when `markUsed` is set, makes it the newest entry.
-    mutating func value(for key: Key, markUsed: Bool) -> Value? {
+    @inlinable mutating func value(for key: Key, markUsed: Bool) -> Value? {
         guard let node = nodeByKey[key] else { return nil }
         if markUsed { order.moveToNewest(node) }
         return slots[Int(node)].value
     }
 
     /// Stores `value` under `key` as the newest entry, replacing any previous value.
-    mutating func setValue(_ value: Value, cost: Int, for key: Key) {
+    @inlinable mutating func setValue(_ value: Value, cost: Int, for key: Key) {
         if let node = nodeByKey[key] {
             order.update(node, cost: cost)
             slots[Int(node)].value = value
@@ -40,8 +50,7 @@ struct LRUTable<Key: Hashable, Value> {
     }
 
     /// Removes the entry for `key`; returns `true` when there was one.
-    @discardableResult
-    mutating func removeValue(for key: Key) -> Bool {
+    @discardableResult @inlinable mutating func removeValue(for key: Key) -> Bool {
         guard let node = nodeByKey.removeValue(forKey: key) else { return false }
         order.remove(node)
         slots[Int(node)] = Slot(key: nil, value: nil)
@@ -49,19 +58,18 @@ struct LRUTable<Key: Hashable, Value> {
     }
 
     /// Removes the least recently used entry; returns `false` when the table is empty.
-    @discardableResult
-    mutating func removeOldest() -> Bool {
+    @discardableResult @inlinable mutating func removeOldest() -> Bool {
         guard let node = order.oldest, let key = slots[Int(node)].key else { return false }
         return removeValue(for: key)
     }
 
     /// Removes every entry and gives the memory back.
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         self = LRUTable()
     }
 
     /// The keys from the most to the least recently used.
-    var keysNewestFirst: [Key] {
+    @inlinable var keysNewestFirst: [Key] {
         order.newestFirst.compactMap { slots[Int($0)].key }
     }
 }

@@ -8,8 +8,9 @@ import Synchronization
 ///   error; a failed L2 save also drops L2's older entry (best effort), so it cannot come back later.
 /// - ``peek(_:)`` is L1's peek: synchronous, never waits for L2.
 ///
-/// A promotion never overwrites a newer write: when a write happened while L2 was being read,
-/// the value read is returned but not kept in L1.
+/// A promotion never puts an older value over a newer write: a value read from L2 is returned
+/// but not kept in L1 when a write was under way or happened meanwhile (and if one slips in
+/// while promoting, the promoted entry is dropped again), so L1 cannot keep a superseded value.
 public final class TwoLevelDatastore<L1: PeekableDatastore, L2: Datastore>: PeekableDatastore
 where L1.Key == L2.Key, L1.Value == L2.Value {
     /// The key type of both levels.
@@ -23,8 +24,10 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
     public let l2: L2
 
     private let logger: any Logger
-    /// Counts writes, so a promotion can tell whether one raced with its L2 read.
-    private let writes = Atomic<UInt64>(0)
+    /// Counts started writes, so a promotion can tell whether one raced with its L2 read.
+    private let writesStarted = Atomic<UInt64>(0)
+    /// The writes between their start and the end of their L2 step.
+    private let writesInFlight = Atomic<Int>(0)
 
     /// Combines two levels.
     /// - Parameters:
@@ -46,20 +49,22 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
     /// - Throws: L1's error, or ``DatastoreError`` (`secondLevelFailed`) wrapping L2's.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         if let entry = try await l1.get(key) { return entry }
-        let writesBefore = writes.load(ordering: .acquiring)
+        let writesBefore = writesStarted.load(ordering: .sequentiallyConsistent)
         let entry: CacheEntry<Value>?
         do {
             entry = try await l2.get(key)
         } catch {
             throw secondLevelFailure("datastore_l2_read_failed", "The second-level datastore could not be read", error)
         }
-        guard let entry, writes.load(ordering: .acquiring) == writesBefore else { return entry }
+        guard let entry, writesInFlight.load(ordering: .sequentiallyConsistent) == 0,
+            writesStarted.load(ordering: .sequentiallyConsistent) == writesBefore
+        else { return entry }
         do {
             try await l1.save(entry, for: key)
         } catch {
             logger.log(.warning, "datastore_promotion_failed", ["error": .string(Self.code(of: error))])
         }
-        if writes.load(ordering: .acquiring) != writesBefore {
+        if writesStarted.load(ordering: .sequentiallyConsistent) != writesBefore {
             try? await l1.delete(key)
         }
         return entry
@@ -69,7 +74,8 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
     /// - Throws: L1's error (nothing was written), or ``DatastoreError`` (`secondLevelFailed`)
     ///   wrapping L2's error after L1 was written.
     public func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
-        writes.add(1, ordering: .releasing)
+        beginWrite()
+        defer { endWrite() }
         try await l1.save(entry, for: key)
         do {
             try await l2.save(entry, for: key)
@@ -84,7 +90,8 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
     /// Deletes `key` from L1, then from L2.
     /// - Throws: L1's error, or ``DatastoreError`` (`secondLevelFailed`) wrapping L2's.
     public func delete(_ key: Key) async throws {
-        writes.add(1, ordering: .releasing)
+        beginWrite()
+        defer { endWrite() }
         try await l1.delete(key)
         do {
             try await l2.delete(key)
@@ -96,7 +103,8 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
     /// Deletes every entry from L1, then from L2.
     /// - Throws: L1's error, or ``DatastoreError`` (`secondLevelFailed`) wrapping L2's.
     public func deleteAll() async throws {
-        writes.add(1, ordering: .releasing)
+        beginWrite()
+        defer { endWrite() }
         try await l1.deleteAll()
         do {
             try await l2.deleteAll()
@@ -104,6 +112,15 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
             throw secondLevelFailure(
                 "datastore_l2_delete_failed", "The second level could not delete every entry", error)
         }
+    }
+
+    private func beginWrite() {
+        writesInFlight.add(1, ordering: .sequentiallyConsistent)
+        writesStarted.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    private func endWrite() {
+        writesInFlight.subtract(1, ordering: .sequentiallyConsistent)
     }
 
     /// Logs an L2 failure and wraps it for the caller.

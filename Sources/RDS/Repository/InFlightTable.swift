@@ -8,15 +8,19 @@ import Synchronization
 /// gets ``RepositoryError/Kind/cancelled`` at once; the fetch is cancelled only when its last
 /// waiter has gone, and a background fetch is never cancelled. Starting, ending and cancelling a
 /// fetch, and the states published for them, happen under one lock, so subscribers see them in order.
+/// A successful write supersedes the fetch under way for its key: the fetch then neither stores
+/// nor publishes its (older) answer, though its waiters still get it.
 final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Answer = RepositoryAnswer<Value>
-    typealias Operation = @Sendable () async -> FlightOutcome<Value>
+    /// A fetch; its argument identifies the flight for ``isSuperseded(_:flightID:)``.
+    typealias Operation = @Sendable (_ flightID: UInt64) async -> FlightOutcome<Value>
     private typealias Waiter = CheckedContinuation<Answer, any Error>
 
     private struct Flight {
         let id: UInt64
         let stateBefore: ResourceState<Value>
         let cancellable: Bool
+        var superseded = false
         var waiters: [UInt64: Waiter] = [:]
         var task: Task<Void, Never>?
     }
@@ -47,6 +51,17 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The number of callers waiting for the fetch of `key`.
     func waiterCount(for key: Key) -> Int { table.withLock { $0.flights[key]?.waiters.count ?? 0 } }
+
+    /// Marks the fetch of `key` under way, if any, as superseded by a write.
+    func supersede(_ key: Key) { table.withLock { $0.flights[key]?.superseded = true } }
+
+    /// `true` when the flight `flightID` of `key` has been superseded by a write (or has ended).
+    func isSuperseded(_ key: Key, flightID: UInt64) -> Bool {
+        table.withLock { table in
+            guard let flight = table.flights[key], flight.id == flightID else { return true }
+            return flight.superseded
+        }
+    }
 
     /// `true` while a fetch of `key` is under way.
     func isFetching(_ key: Key) -> Bool { table.withLock { $0.flights[key] != nil } }
@@ -94,7 +109,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         table.flights[key] = Flight(id: id, stateBefore: stateBefore, cancellable: cancellable)
         broadcasters.publish(.loading(previous: previous), for: key)
         table.flights[key]?.task = Task {
-            let outcome = await operation()
+            let outcome = await operation(id)
             self.finish(key, flightID: id, outcome: outcome)
         }
     }
@@ -103,7 +118,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let waiters: [Waiter] = table.withLock { table in
             guard let flight = table.flights[key], flight.id == flightID else { return [] }
             table.flights[key] = nil
-            broadcasters.publish(outcome.state, for: key)
+            if !flight.superseded { broadcasters.publish(outcome.state, for: key) }
             return Array(flight.waiters.values)
         }
         for waiter in waiters { waiter.resume(with: outcome.result.mapError { $0 }) }

@@ -4,16 +4,19 @@ extension Repository {
     /// One fetch of `key`: ask the service (within the fetch deadline), store what it answers, and
     /// say what the waiters get and what subscribers see.
     /// - Parameters:
+    ///   - flightID: The flight this fetch runs in; a superseded flight does not store its answer.
     ///   - entry: The entry the read started from, used for revalidation and stale-if-error.
     ///   - validators: Set for a conditional request.
     ///   - recheckStore: Look for a fresh entry first (one stored by a fetch that ended meanwhile).
     ///   - allowStale: Serve `entry` when the service fails and the policy allows it.
     func fetch(
-        _ key: Key, entry: CacheEntry<Value>?, validators: Validators?, recheckStore: Bool, allowStale: Bool
+        _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, recheckStore: Bool,
+        allowStale: Bool
     ) async -> FlightOutcome<Value> {
         if recheckStore, let stored = await storedEntry(for: key), stored.isFresh(at: store.clock.now) {
             let answer = RepositoryAnswer(value: stored.value, entry: stored, cacheStatus: .hit)
-            return FlightOutcome(result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
+            return FlightOutcome(
+                result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
         }
         let response: ServiceResponse<Value>
         do {
@@ -27,19 +30,21 @@ extension Repository {
         let now = store.clock.now
         switch response {
         case .fetched(let fetched):
-            let stored = await keep(fetched, for: key, at: now)
-            let answer = RepositoryAnswer(value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
+            let stored = await keep(fetched, for: key, at: now, unlessSuperseding: flightID)
+            let answer = RepositoryAnswer(
+                value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
         case .notModified(let freshness, let newValidators):
             guard let entry else {
-                let error = ServiceError(.badResponse, "The service answered “not modified” to an unconditional request")
+                let error = ServiceError(
+                    .badResponse, "The service answered “not modified” to an unconditional request")
                 return failure(repositoryError(error, key), key: key, entry: nil)
             }
             let merged = Validators(
                 etag: newValidators.etag ?? entry.validators.etag,
                 lastModified: newValidators.lastModified ?? entry.validators.lastModified)
             let renewed = Fetched(value: entry.value, freshness: freshness, validators: merged)
-            let stored = await keep(renewed, for: key, at: now)
+            let stored = await keep(renewed, for: key, at: now, unlessSuperseding: flightID)
             let answer = RepositoryAnswer(
                 value: entry.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
             return FlightOutcome(result: .success(answer), state: .loaded(entry.value, origin: .revalidated, at: now))
@@ -48,8 +53,14 @@ extension Repository {
 
     /// Stores `fetched` when the upstream allows it and returns the stored entry; drops the key
     /// (and returns `nil`) when it does not. A failing datastore is logged, never thrown.
-    func keep(_ fetched: Fetched<Value>, for key: Key, at now: Date) async -> CacheEntry<Value>? {
-        let entry = policy.entry(for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
+    /// - Parameter flightID: The fetch storing the answer; when a write has superseded it, nothing
+    ///   is stored (the write's answer is newer) and `nil` is returned.
+    func keep(
+        _ fetched: Fetched<Value>, for key: Key, at now: Date, unlessSuperseding flightID: UInt64? = nil
+    ) async -> CacheEntry<Value>? {
+        let entry = policy.entry(
+            for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
+        if let flightID, store.flights.isSuperseded(key, flightID: flightID) { return nil }
         do {
             if let entry {
                 try await store.datastore.save(entry, for: key)

@@ -13,8 +13,10 @@ extension Repository {
             return RepositoryAnswer(value: entry.value, entry: entry, cacheStatus: status)
         case .fetch(let validators):
             let recheck = intent == .cached && policy.mode == .cacheFirst
-            return try await store.flights.join(key, previous: entry?.value) {
-                await fetch(key, entry: entry, validators: validators, recheckStore: recheck, allowStale: intent != .reload)
+            return try await store.flights.join(key, previous: entry?.value) { flightID in
+                await fetch(
+                    key, flightID: flightID, entry: entry, validators: validators, recheckStore: recheck,
+                    allowStale: intent != .reload)
             }
         }
     }
@@ -42,8 +44,9 @@ extension Repository {
     public func refreshInBackground(_ key: Key) {
         Task {
             let entry = await storedEntry(for: key)
-            store.flights.startInBackground(key, previous: entry?.value) {
-                await fetch(key, entry: entry, validators: nil, recheckStore: false, allowStale: false)
+            store.flights.startInBackground(key, previous: entry?.value) { flightID in
+                await fetch(
+                    key, flightID: flightID, entry: entry, validators: nil, recheckStore: false, allowStale: false)
             }
         }
     }
@@ -84,8 +87,9 @@ extension Repository {
     /// Starts one background revalidation of `entry` (stale-while-revalidate, refresh-ahead).
     func startBackgroundFetch(_ key: Key, entry: CacheEntry<Value>) {
         let validators = entry.validators.isEmpty ? nil : entry.validators
-        store.flights.startInBackground(key, previous: entry.value) {
-            await fetch(key, entry: entry, validators: validators, recheckStore: false, allowStale: true)
+        store.flights.startInBackground(key, previous: entry.value) { flightID in
+            await fetch(
+                key, flightID: flightID, entry: entry, validators: validators, recheckStore: false, allowStale: true)
         }
     }
 }

@@ -33,7 +33,8 @@ extension Repository {
         do {
             try await store.datastore.deleteAll()
         } catch {
-            throw RepositoryError(.writeFailed, "Could not purge the repository", details: ["repository": name], inner: error)
+            throw RepositoryError(
+                .writeFailed, "Could not purge the repository", details: ["repository": name], inner: error)
         }
         store.broadcasters.publishToAll(.initialized)
     }
@@ -46,8 +47,10 @@ extension Repository {
             result = try await call()
         } catch {
             log(.warning, "write_failed", key, error: error)
-            throw RepositoryError(.writeFailed, "The service refused the \(operation)", details: details(key), inner: error)
+            throw RepositoryError(
+                .writeFailed, "The service refused the \(operation)", details: details(key), inner: error)
         }
+        store.flights.supersede(key)
         let now = store.clock.now
         if let stored = result.stored, await keep(stored, for: key, at: now) != nil {
             store.broadcasters.publish(.loaded(stored.value, origin: .write, at: now), for: key)

@@ -10,6 +10,7 @@
 ///   or `.failed(error, cached:)`, where `cached` is a stale value still served (stale-if-error);
 /// - a cache hit publishes nothing (the state does not change);
 /// - a fetch abandoned by all its waiters re-publishes the state it started from;
+/// - a fetch overtaken by a successful write neither stores nor publishes its older answer;
 /// - a successful `save` or `delete` publishes exactly one state: `.loaded(value, origin: .write, at:)`
 ///   when the service's answer is stored, `.initialized` when the key is dropped; a failed one none;
 /// - `purge` and `purgeAll` publish `.initialized`.

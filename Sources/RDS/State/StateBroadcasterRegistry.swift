@@ -42,12 +42,16 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
         }
     }
 
-    /// Publishes `state` for `key`; a broadcaster that is idle afterwards is dropped.
+    /// Publishes `state` for `key`; a broadcaster that is idle afterwards is dropped, and none is
+    /// created for a state other than `.loading` when nobody listens.
     public func publish(_ state: ResourceState<Value>, for key: Key) {
         broadcasters.withLock { broadcasters in
-            let broadcaster = broadcasters[key] ?? StateBroadcaster(initial: state, bufferSize: bufferSize)
-            broadcaster.publish(state)
-            broadcasters[key] = broadcaster.isIdle ? nil : broadcaster
+            if let broadcaster = broadcasters[key] {
+                broadcaster.publish(state)
+                if broadcaster.isIdle { broadcasters[key] = nil }
+            } else if case .loading = state {
+                broadcasters[key] = StateBroadcaster(initial: state, bufferSize: bufferSize)
+            }
         }
     }
 

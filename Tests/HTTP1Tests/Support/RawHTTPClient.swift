@@ -10,8 +10,12 @@ import Glibc
 final class RawHTTPClient: Sendable {
     /// The connected descriptor.
     let fd: Int32
+    private let onClose: @Sendable () -> Void
 
-    fileprivate init(fd: Int32) { self.fd = fd }
+    fileprivate init(fd: Int32, onClose: @escaping @Sendable () -> Void = {}) {
+        self.fd = fd
+        self.onClose = onClose
+    }
 
     /// Connects to `host:port` (blocking connect, off the cooperative pool).
     static func connect(host: String = "127.0.0.1", port: Int, readTimeout: Duration = .seconds(5)) async throws
@@ -36,7 +40,9 @@ final class RawHTTPClient: Sendable {
         try await Self.offload { [fd] in
             var offset = 0
             while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
                 guard sent > 0 else { throw SocketError.current("send") }
                 offset += sent
             }
@@ -78,13 +84,17 @@ final class RawHTTPClient: Sendable {
     }
 
     /// Closes the connection.
-    func close() { Glibc.close(fd) }
+    func close() {
+        Glibc.close(fd)
+        onClose()
+    }
 
     /// Closes with a reset (`SO_LINGER` 0) instead of a FIN, as an aborting client does.
     func abort() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         Glibc.close(fd)
+        onClose()
     }
 
     private static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
@@ -101,13 +111,16 @@ final class RawHTTPClient: Sendable {
 }
 
 extension RawHTTPClient {
-    /// Takes over one end of a socket pair, made blocking with a read timeout.
-    static func adopting(_ socket: Socket, readTimeout: Duration = .seconds(5)) -> RawHTTPClient {
+    /// Takes over a connected socket, made blocking with a read timeout; `onClose` runs after
+    /// `close()` or `abort()`.
+    static func adopting(
+        _ socket: Socket, readTimeout: Duration = .seconds(5), onClose: @escaping @Sendable () -> Void = {}
+    ) -> RawHTTPClient {
         _ = fcntl(socket.fd, F_SETFL, fcntl(socket.fd, F_GETFL) & ~O_NONBLOCK)
         var timeout = timeval(
             tv_sec: Int(readTimeout.components.seconds),
             tv_usec: Int(readTimeout.components.attoseconds / 1_000_000_000_000))
         _ = setsockopt(socket.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        return RawHTTPClient(fd: socket.fd)
+        return RawHTTPClient(fd: socket.fd, onClose: onClose)
     }
 }

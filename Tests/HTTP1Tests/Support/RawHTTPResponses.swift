@@ -51,7 +51,9 @@ struct RawHTTPResponses {
             var offset = bodyStart
             var body: [UInt8] = []
             while let lineEnd = find([13, 10], in: bytes, from: offset) {
-                guard let size = Int(String(decoding: bytes[offset..<lineEnd], as: UTF8.self), radix: 16) else { return nil }
+                guard let size = Int(String(decoding: bytes[offset..<lineEnd], as: UTF8.self), radix: 16) else {
+                    return nil
+                }
                 let dataEnd = lineEnd + 2 + size
                 guard dataEnd + 2 <= bytes.count else { return nil }
                 if size == 0 {

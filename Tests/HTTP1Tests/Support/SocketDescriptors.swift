@@ -8,7 +8,8 @@ enum SocketDescriptors {
         let inodes = try socketInodes(port: port)
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
         return descriptors.filter { descriptor in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"),
+            guard
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"),
                 target.hasPrefix("socket:["), let inode = Int(target.dropFirst(8).dropLast())
             else { return false }
             return inodes.contains(inode)
@@ -23,7 +24,9 @@ enum SocketDescriptors {
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
                 guard columns.count > 9, let inode = Int(columns[9]), inode != 0 else { continue }
-                let ports = [columns[1], columns[2]].compactMap { $0.split(separator: ":").last.flatMap { Int($0, radix: 16) } }
+                let ports = [columns[1], columns[2]].compactMap {
+                    $0.split(separator: ":").last.flatMap { Int($0, radix: 16) }
+                }
                 if ports.contains(port) { inodes.insert(inode) }
             }
         }

@@ -2,11 +2,11 @@ import Foundation
 import RDS
 import RDSTesting
 
-/// A repository of `String` values over a scripted service, a manual clock and a dictionary datastore.
+/// A repository of `String` values over a scripted service, a manual clock and a memory datastore.
 struct RepositoryFixture {
     let clock = ManualClock()
     let service = FakeService<String, String>()
-    let datastore = DictionaryDatastore<String, String>()
+    let datastore = FaultyDatastore()
     let logger = RecordingLogger()
     let store: RepositoryStore<String, String>
     let repository: Repository<String, String>
@@ -33,6 +33,18 @@ struct RepositoryFixture {
         let recorder = StateRecorder(repository.states(of: key))
         _ = await recorder.next(1)
         return recorder
+    }
+
+    /// Starts a read of `key` whose service call (answering `value`) is held by a new gate, and
+    /// returns once the call is held.
+    func startHeldRead(_ key: String, answering value: String) async -> (
+        Task<RepositoryAnswer<String>, any Error>, FakeGate
+    ) {
+        let gate = FakeGate()
+        service.expectGet(key, returning: Self.fetched(value), heldBy: gate)
+        let task = Task { try await repository.get(key) }
+        await gate.waitForArrivals(1)
+        return (task, gate)
     }
 
     /// Stores `value` for `key` through a cold read, so later tests start from a known entry.

@@ -29,7 +29,7 @@ let server = HTTPServer(
     configuration: .init(host: "127.0.0.1", port: port, eventLoopThreads: threads), handler: StaticBodyHandler())
 try await server.start()
 print("ServerBenchmark listening on 127.0.0.1:\(server.port) with \(threads) event loops, pid \(getpid())")
-fflush(stdout)
+fflush(nil)
 
 let signals = [SIGINT, SIGTERM].map { number in
     signal(number, SIG_IGN)

@@ -1,0 +1,27 @@
+import RDS
+import Synchronization
+
+/// A real ``MemoryDatastore`` behind a switch that makes saves fail, for repository tests.
+final class FaultyDatastore: PeekableDatastore {
+    let memory = MemoryDatastore<String, String>(maxBytes: 1 << 20, maxEntries: 1_000)
+    private let failSavesFlag = Mutex(false)
+
+    /// Makes every later save throw (or work again); deletes keep working.
+    func failSaves(_ fail: Bool) { failSavesFlag.withLock { $0 = fail } }
+
+    /// The number of stored entries.
+    var count: Int { memory.statistics.entries }
+
+    func peek(_ key: String) -> CacheEntry<String>? { memory.peek(key) }
+
+    func get(_ key: String) async throws -> CacheEntry<String>? { await memory.get(key) }
+
+    func save(_ entry: CacheEntry<String>, for key: String) async throws {
+        guard !failSavesFlag.withLock({ $0 }) else { throw DatastoreError(.writeFailed, "disk full") }
+        await memory.save(entry, for: key)
+    }
+
+    func delete(_ key: String) async throws { await memory.delete(key) }
+
+    func deleteAll() async throws { await memory.deleteAll() }
+}
