@@ -125,10 +125,8 @@ public final class GatewayDependencyContainer: Sendable {
         named name: String, settings: ServiceSettings, baseURL: URL, forwarding repository: RepositorySettings,
         transport: any Transport, clock: any ClockProvider
     ) -> HTTPService {
-        let timeouts = UpstreamTimeouts(
-            connect: settings.timeouts.connect, firstByte: settings.timeouts.firstByte, total: settings.timeouts.total)
-        return HTTPService(
-            name: name, baseURL: baseURL, timeouts: timeouts,
+        HTTPService(
+            name: name, baseURL: baseURL, timeouts: settings.timeouts,
             defaultHeaders: HTTPHeaders(settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
             apiKey: settings.apiKey.map(Self.makeAPIKey), forwardedHeaders: repository.forwardedHeaderList,
             transport: transport, clock: clock)

@@ -11,7 +11,8 @@ public enum Bootstrap {
     ///   - configuration: A validated configuration.
     ///   - clock: The time source of every repository (a manual clock in tests).
     ///   - logger: The process's logger.
-    ///   - transport: Carries upstream calls; by default URLSession (`http://` and `https://`).
+    ///   - transport: Carries upstream calls; by default ``SchemeTransport/standard()`` (our own
+    ///     pooled HTTP/1.1 client for `http://`, URLSession for `https://`), one for the process.
     /// - Throws: ``ConfigurationError``, or `SocketError` when the demo cannot bind a loopback port.
     public static func makeContainer(
         configuration: GatewayConfiguration, clock: any ClockProvider = SystemClock(), logger: any Logger,
@@ -30,7 +31,7 @@ public enum Bootstrap {
         do {
             return try GatewayDependencyContainer(
                 configuration: configuration, baseURLs: baseURLs, embeddedDemo: demo, clock: clock, logger: logger,
-                transport: transport ?? URLSessionTransport())
+                transport: transport ?? SchemeTransport.standard())
         } catch {
             await demo?.server.shutdown(gracePeriod: Duration.zero)
             throw error

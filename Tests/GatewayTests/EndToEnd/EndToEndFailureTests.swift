@@ -47,6 +47,9 @@ struct EndToEndFailureTests {
         Case(name: "5xx", status: 502, chain: ["fetch_failed", "upstream_bad_response"]),
         Case(name: "timeout", status: 504, chain: ["fetch_failed", "upstream_timeout", "transport_timeout"]),
         Case(name: "refused", status: 503, chain: ["fetch_failed", "upstream_unavailable", "transport_refused"]),
+        Case(
+            name: "malformed", status: 502,
+            chain: ["fetch_failed", "upstream_bad_response", "transport_malformed_response"]),
     ])
     func get_AnswersProblemWithChain_WhenNothingIsCached(failure: Case) async throws {
         var upstreamURL: String
@@ -73,7 +76,7 @@ struct EndToEndFailureTests {
             stopUpstream = { await upstream.stop() }
         }
         let gateway = try await EndToEndGateway.start(
-            upstream: upstreamURL, timeouts: ServiceTimeouts(connect: 0.2, firstByte: 0.2, total: 0.3))
+            upstream: upstreamURL, timeouts: UpstreamTimeouts(connect: 0.2, firstByte: 0.2, total: 0.3))
         let answer = try await gateway.get("/items/a")
         #expect(answer.status == failure.status)
         #expect(answer.headers["Content-Type"] == "application/problem+json")

@@ -29,7 +29,7 @@ struct EndToEndGateway {
     /// A gateway with one repository `items` on `/items/{id}` → upstream `/items/{id}`.
     static func start(
         upstream: String, settings: (RepositorySettings) -> RepositorySettings = { $0 },
-        timeouts: ServiceTimeouts = ServiceTimeouts(), clock: ManualClock = EndToEndGateway.makeClock(), disk: URL? = nil
+        timeouts: UpstreamTimeouts = UpstreamTimeouts(), clock: ManualClock = EndToEndGateway.makeClock(), disk: URL? = nil
     ) async throws -> EndToEndGateway {
         let repository = settings(RepositorySettings(route: "/items/{id}", service: "up"))
         return try await start(
