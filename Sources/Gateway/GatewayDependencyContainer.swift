@@ -7,7 +7,8 @@ import RDS
 ///
 /// It owns every datastore (one memory level per repository, in front of one disk folder per
 /// repository when the configuration has a disk cache), the ``RepositoryStore`` of each
-/// repository (broadcasters, single-flight table), the services, the clock and the logger.
+/// repository (broadcasters, single-flight table), the services, the clock, the logger, the
+/// metrics, the readiness state and the embedded demo upstream, if the configuration uses it.
 /// ``makeRepository(named:)`` is synchronous and cheap: call it once per request.
 public final class GatewayDependencyContainer: Sendable {
     /// The configuration it was built from (embedded base URLs already resolved).
@@ -18,6 +19,12 @@ public final class GatewayDependencyContainer: Sendable {
     public let logger: any Logger
     /// The repository routes, by repository name in sorted order.
     public let routes: [RepositoryRoute]
+    /// The process's metrics.
+    public let metrics: GatewayMetrics
+    /// What `/health/ready` reports.
+    public let readiness: Readiness
+    /// The demo upstream running in this process, when a service uses `embedded:demo`.
+    public let embeddedDemo: EmbeddedDemo?
 
     private let factories: [String: RepositoryFactory<ResourceKey, Representation>]
     private let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
@@ -28,17 +35,25 @@ public final class GatewayDependencyContainer: Sendable {
     /// - Parameters:
     ///   - configuration: A validated configuration.
     ///   - baseURLs: The base URL of each service, by name (embedded ones already resolved).
+    ///   - embeddedDemo: The running demo upstream, if a service uses it.
     ///   - clock: The time source.
     ///   - logger: The logger.
-    ///   - transport: Carries every upstream call.
+    ///   - transport: Carries every upstream call (measured per service).
     /// - Throws: ``ConfigurationError`` when a service has no base URL or a template does not parse.
     public init(
-        configuration: GatewayConfiguration, baseURLs: [String: URL], clock: any ClockProvider, logger: any Logger,
-        transport: any Transport
+        configuration: GatewayConfiguration, baseURLs: [String: URL], embeddedDemo: EmbeddedDemo? = nil,
+        clock: any ClockProvider, logger: any Logger, transport: any Transport
     ) throws(ConfigurationError) {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
+        self.embeddedDemo = embeddedDemo
+        let metrics = GatewayMetrics()
+        let readiness = Readiness(
+            cacheDirectory: configuration.cache.disk.map { URL(fileURLWithPath: $0.path) },
+            services: configuration.services.keys.sorted(), clock: clock)
+        self.metrics = metrics
+        self.readiness = readiness
         let names = configuration.repositoryNames
         let share = max(1, names.count)
         let memory = configuration.cache.memory
@@ -65,7 +80,8 @@ public final class GatewayDependencyContainer: Sendable {
             if let disk = configuration.cache.disk {
                 let folder = URL(fileURLWithPath: disk.path).appendingPathComponent(name, isDirectory: true)
                 do {
-                    let level2 = try FileDatastore<ResourceKey, Representation>(directory: folder)
+                    let level2 = try FileDatastore<ResourceKey, Representation>(
+                        directory: folder, maxBytes: disk.maxBytes.map { max(1, $0 / share) })
                     datastore = TwoLevelDatastore(l1: level1, l2: level2, logger: logger)
                 } catch {
                     diskProblems[name] = ErrorChain(error).links.map(\.message).joined(separator: ": ")
@@ -76,12 +92,16 @@ public final class GatewayDependencyContainer: Sendable {
                 datastore = level1
             }
             let store = RepositoryStore(datastore: datastore, clock: clock, logger: logger)
+            let measured = InstrumentedTransport(
+                wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
             let httpService = Self.makeService(
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
-                transport: transport, clock: clock)
+                transport: measured, clock: clock)
             factories[name] = RepositoryFactory(
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
             memoryLevels[name] = level1
+            metrics.registerRepository(name)
+            metrics.observeCache(repository: name, level: "memory") { level1.statistics }
             routes.append(route)
         }
         self.routes = routes
@@ -105,10 +125,8 @@ public final class GatewayDependencyContainer: Sendable {
         named name: String, settings: ServiceSettings, baseURL: URL, forwarding repository: RepositorySettings,
         transport: any Transport, clock: any ClockProvider
     ) -> HTTPService {
-        let timeouts = UpstreamTimeouts(
-            connect: settings.timeouts.connect, firstByte: settings.timeouts.firstByte, total: settings.timeouts.total)
-        return HTTPService(
-            name: name, baseURL: baseURL, timeouts: timeouts,
+        HTTPService(
+            name: name, baseURL: baseURL, timeouts: settings.timeouts,
             defaultHeaders: HTTPHeaders(settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
             apiKey: settings.apiKey.map(Self.makeAPIKey), forwardedHeaders: repository.forwardedHeaderList,
             transport: transport, clock: clock)

@@ -47,6 +47,8 @@ struct FreshnessPolicyTests {
              expected: Freshness()),
         Case(name: "307 with Expires", status: 307, headers: ["Date": date, "Expires": HTTPDate.text(now + 90)],
              expected: Freshness(lifetime: 90)),
+        Case(name: "206 never, even with max-age", status: 206, headers: ["Cache-Control": "max-age=60"],
+             expected: Freshness(lifetime: 60, isStorable: false)),
         Case(name: "no-cache on 302 is not explicit freshness", status: 302, headers: ["Cache-Control": "no-cache"],
              expected: Freshness(lifetime: 0, isStorable: false, mustRevalidate: true)),
     ]
@@ -107,7 +109,7 @@ struct FreshnessPolicyTests {
         #expect(freshness.isStorable)
     }
 
-    @Test(arguments: [201, 202, 205, 206, 302, 303, 307, 400, 401, 403, 409, 429, 500, 502, 503, 504])
+    @Test(arguments: [201, 202, 205, 302, 303, 307, 400, 401, 403, 409, 429, 500, 502, 503, 504])
     func isStorable_False_ForOtherStatusWithoutExplicitFreshness(_ status: Int) {
         let policy = FreshnessPolicy()
         let implicit = policy.freshness(status: status, headers: [:], requestTime: Self.now, responseTime: Self.now)
@@ -115,6 +117,13 @@ struct FreshnessPolicyTests {
         let explicit = policy.freshness(
             status: status, headers: ["Cache-Control": "max-age=5"], requestTime: Self.now, responseTime: Self.now)
         #expect(explicit.isStorable)
+    }
+
+    @Test func age_IgnoresSubSecondDifference_BetweenDateAndReceipt() {
+        let freshness = FreshnessPolicy().freshness(
+            status: 200, headers: ["Cache-Control": "max-age=60", "Date": HTTPDate.text(Self.now)],
+            requestTime: Self.now + 0.9, responseTime: Self.now + 0.9)
+        #expect(freshness.age == 0)
     }
 
     @Test func age_AddsResponseDelay_ToAgeHeader() {

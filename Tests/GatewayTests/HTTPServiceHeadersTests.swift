@@ -101,3 +101,34 @@ struct HTTPServiceHeadersTests {
         #expect(throws: ServiceError.self) { try provider.apiKey() }
     }
 }
+
+extension HTTPServiceHeadersTests {
+    static func cacheable() -> ScriptedTransport {
+        ScriptedTransport(status: 200, headers: ["Cache-Control": "max-age=60"], body: "{}")
+    }
+
+    @Test func get_StoresAnswer_WhenAuthorizationIsTheServicesOwnAPIKey() async throws {
+        let apiKey = UpstreamAPIKey(provider: Self.keyProvider(), placement: .header("Authorization"))
+        let response = try await Self.makeService(Self.cacheable(), apiKey: apiKey)
+            .get(ResourceKey(repository: "w", path: "/"), ifChangedFrom: nil)
+        guard case .fetched(let fetched) = response else {
+            Issue.record("expected a fetched value, got \(response)")
+            return
+        }
+        #expect(fetched.freshness.isStorable)
+    }
+
+    @Test func get_DoesNotStoreAnswer_WhenClientAuthorizationIsForwarded() async throws {
+        let transport = Self.cacheable()
+        let service = Self.makeService(
+            transport, forwarded: HeaderAllowList(["Authorization"], allowingCredentials: true))
+        let key = ResourceKey(repository: "w", path: "/", headers: ["authorization": "Bearer user"])
+        let response = try await service.get(key, ifChangedFrom: nil)
+        guard case .fetched(let fetched) = response else {
+            Issue.record("expected a fetched value, got \(response)")
+            return
+        }
+        #expect(!fetched.freshness.isStorable)
+        #expect(transport.requests.last?.headers["Authorization"] == "Bearer user")
+    }
+}

@@ -29,6 +29,14 @@ struct HTTPServiceTests {
         #expect(transport.endpoints == [UpstreamEndpoint(scheme: "http", host: "upstream.test", port: 8081)])
     }
 
+    @Test func get_KeepsBaseURLPercentEncoding() async throws {
+        let transport = ScriptedTransport(status: 200)
+        let service = HTTPService(
+            name: "s", baseURL: URL(string: "http://h.test/a%20b/?x=%26")!, transport: transport)
+        _ = try await service.get(ResourceKey(repository: "r", path: "/c%2Fd"), ifChangedFrom: nil)
+        #expect(transport.requests.first?.target == "/a%20b/c%2Fd?x=%26")
+    }
+
     @Test func get_ReturnsRepresentationFreshnessAndValidators() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport(

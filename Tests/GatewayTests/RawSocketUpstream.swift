@@ -53,14 +53,14 @@ final class RawSocketUpstream: Sendable {
     /// The connections accepted so far.
     var connections: Int { state.withLock { $0.connections } }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and closes every connection. Shutting down happens under the lock that
+    /// closing a connection also takes, so a descriptor number reused elsewhere is never touched.
     func stop() {
-        let open = state.withLock { state in
+        state.withLock { state in
             state.stopped = true
-            return state.open
+            shutdown(listener, Int32(SHUT_RDWR))
+            for descriptor in state.open { shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for descriptor in open { shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 
     deinit { close(listener) }
@@ -71,19 +71,25 @@ final class RawSocketUpstream: Sendable {
             guard connection >= 0 else { return }
             let stopped = state.withLock { state in
                 state.connections += 1
-                state.open.append(connection)
+                if state.stopped {
+                    close(connection)
+                } else {
+                    state.open.append(connection)
+                }
                 return state.stopped
             }
-            if stopped {
-                close(connection)
-                return
-            }
+            if stopped { return }
             Thread.detachNewThread { [self] in serve(connection) }
         }
     }
 
     private func serve(_ connection: Int32) {
-        defer { close(connection) }
+        defer {
+            state.withLock { state in
+                state.open.removeAll { $0 == connection }
+                close(connection)
+            }
+        }
         var buffer: [UInt8] = []
         while let (head, body) = readRequest(connection, buffer: &buffer) {
             state.withLock { $0.requests.append(head) }

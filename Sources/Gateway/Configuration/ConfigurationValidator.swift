@@ -65,6 +65,7 @@ struct ConfigurationValidator {
         if let disk = cache.disk, disk.path.isEmpty {
             throw fail("cache.disk.path", "expected a folder path, or no disk section for a memory-only cache")
         }
+        if let bound = cache.disk?.maxBytes { try requirePositive(Double(bound), "cache.disk.maxBytes") }
     }
 
     private func validateService(_ service: ServiceSettings, path: String) throws(ConfigurationError) {

@@ -15,7 +15,7 @@ public struct LoggingSettings: Sendable, Equatable, Decodable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decodeIfPresent(String.self, forKey: .level) ?? "info"
-        guard let level = LogLevel.allCases.first(where: { $0.name == name }) else {
+        guard let level = LogLevel(name: name) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .level, in: container,
                 debugDescription: "expected one of: \(LogLevel.allCases.map(\.name).joined(separator: ", "))")

@@ -31,7 +31,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     public var warmUp: [String]
     /// Which query parameters and headers take part in the cache key.
     public var cacheKey: CacheKeySettings
-    /// The request headers forwarded upstream; `Cookie` and `Authorization` only when listed here.
+    /// The request headers forwarded upstream (they key the cache too); none by default;
+    /// `Cookie` and `Authorization` only when listed here.
     public var forwardHeaders: [String]
 
     /// Creates repository settings.
@@ -40,7 +41,7 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         policy: RepositoryMode = .cacheFirst, minTTL: TimeInterval = 0, maxTTL: TimeInterval = 86_400,
         defaultTTL: TimeInterval = 60, staleWhileRevalidate: TimeInterval = 0, staleIfError: TimeInterval = 0,
         refreshAhead: Double? = nil, fetchDeadline: TimeInterval = 30, warmUp: [String] = [],
-        cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = ["Accept", "Accept-Language"]
+        cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = []
     ) {
         self.route = route
         self.service = service

@@ -3,7 +3,7 @@ public struct ServiceSettings: Sendable, Equatable, Decodable {
     /// `http://host[:port][/prefix]`, `https://…`, or `embedded:demo` for the built-in demo upstream.
     public var baseURL: String
     /// The upstream timeouts, in seconds.
-    public var timeouts: ServiceTimeouts
+    public var timeouts: UpstreamTimeouts
     /// Headers sent with every request to this service.
     public var headers: [String: String]
     /// Where the API key comes from and how it is sent, if the service needs one.
@@ -11,7 +11,7 @@ public struct ServiceSettings: Sendable, Equatable, Decodable {
 
     /// Creates service settings.
     public init(
-        baseURL: String, timeouts: ServiceTimeouts = ServiceTimeouts(), headers: [String: String] = [:],
+        baseURL: String, timeouts: UpstreamTimeouts = UpstreamTimeouts(), headers: [String: String] = [:],
         apiKey: APIKeySettings? = nil
     ) {
         self.baseURL = baseURL
@@ -27,7 +27,7 @@ public struct ServiceSettings: Sendable, Equatable, Decodable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         baseURL = try container.decode(String.self, forKey: .baseURL)
-        timeouts = try container.decodeIfPresent(ServiceTimeouts.self, forKey: .timeouts) ?? ServiceTimeouts()
+        timeouts = try container.decodeIfPresent(UpstreamTimeouts.self, forKey: .timeouts) ?? UpstreamTimeouts()
         headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
         apiKey = try container.decodeIfPresent(APIKeySettings.self, forKey: .apiKey)
     }

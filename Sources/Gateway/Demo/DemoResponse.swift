@@ -29,13 +29,6 @@ enum DemoResponse {
         return HTTPResponse(status: status, headers: headers, bytes: body)
     }
 
-    /// The admin answer: the current switches and counters.
-    static func stats(_ snapshot: [String: Any]) -> HTTPResponse {
-        let body = (try? JSONSerialization.data(withJSONObject: snapshot, options: [.sortedKeys])).map(Array.init) ?? []
-        return HTTPResponse(
-            status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], bytes: body)
-    }
-
     private static func cacheable(
         _ body: [UInt8], contentType: String, etag: String, maxAge: Int, status: Int, request: HTTPRequest
     ) -> HTTPResponse {

@@ -117,6 +117,6 @@ public struct DemoUpstream: HTTPHandler {
         default:
             return DemoResponse.problem(status: 404, "demo admin: POST fail|slow|recover, GET stats")
         }
-        return DemoResponse.stats(faults.snapshot(at: now))
+        return JSONResponse.make(faults.snapshot(at: now))
     }
 }

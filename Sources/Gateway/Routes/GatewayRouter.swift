@@ -2,7 +2,8 @@ import Foundation
 import HTTP1
 import RDS
 
-/// The gateway's HTTP handler: health, admin, the embedded demo's knobs, and every repository route.
+/// The gateway's HTTP handler: liveness, admin, the embedded demo's knobs, and every repository
+/// route (`/metrics` and `/health/ready` are answered in front of it by ``OperationsHandler``).
 ///
 /// ``respondImmediately(to:)`` answers fresh cache hits (and `/health`) on the server's event loop
 /// without a task hop, through ``Repository/cachedAnswer(for:)``; everything else goes through
@@ -12,8 +13,6 @@ import RDS
 public struct GatewayRouter: HTTPHandler {
     /// The composition root's container.
     public let container: GatewayDependencyContainer
-    /// What `/health/ready` reports.
-    public let readiness: GatewayReadiness
     let adminAccess: AdminAccess
     /// The embedded demo upstream, reachable at `/__demo/…` for its knobs.
     let demo: (any HTTPHandler)?
@@ -21,11 +20,9 @@ public struct GatewayRouter: HTTPHandler {
     /// Creates the router.
     /// - Parameters:
     ///   - container: Supplies the repositories and their routes.
-    ///   - readiness: What `/health/ready` reports.
     ///   - demo: The embedded demo upstream, whose `/__demo/…` knobs the router passes through.
-    public init(container: GatewayDependencyContainer, readiness: GatewayReadiness = GatewayReadiness(), demo: (any HTTPHandler)? = nil) {
+    public init(container: GatewayDependencyContainer, demo: (any HTTPHandler)? = nil) {
         self.container = container
-        self.readiness = readiness
         self.adminAccess = AdminAccess(token: container.configuration.server.adminToken)
         self.demo = demo
     }
@@ -46,11 +43,11 @@ public struct GatewayRouter: HTTPHandler {
     /// Answers any request.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let path = request.path
-        if path == "/health" || path == "/health/ready" {
+        if path == "/health" {
             guard request.method == .get || request.method == .head else {
-                return refuse(.methodNotAllowed, "Health endpoints answer GET and HEAD", path: path, allow: "GET, HEAD")
+                return refuse(.methodNotAllowed, "/health answers GET and HEAD", path: path, allow: "GET, HEAD")
             }
-            return path == "/health" ? Self.health : ready()
+            return Self.health
         }
         if path == "/admin" || path.hasPrefix("/admin/") { return await admin(request) }
         if let demo, path.hasPrefix("/__demo/") { return await demo.handle(request) }
@@ -80,6 +77,16 @@ public struct GatewayRouter: HTTPHandler {
         return .failure(GatewayError(.routeNotFound, "No route matches \(path)"))
     }
 
+    /// The route template and repository of `request`, for metrics and request logs.
+    public func classify(_ request: HTTPRequest) -> RouteClassification {
+        let path = request.path
+        if path == "/health" || path == "/metrics" || path == "/health/ready" { return RouteClassification(route: String(path)) }
+        if path.hasPrefix("/admin/") { return RouteClassification(route: "/admin") }
+        if demo != nil, path.hasPrefix("/__demo/") { return RouteClassification(route: "/__demo") }
+        guard let (route, _) = match(path) else { return .unmatched }
+        return RouteClassification(route: route.settings.route, repository: route.name)
+    }
+
     func refuse(_ kind: GatewayError.Kind, _ message: String, path: Substring, allow: String? = nil) -> HTTPResponse {
         var headers = HTTPHeaders()
         if let allow { headers["Allow"] = allow }
@@ -89,17 +96,6 @@ public struct GatewayRouter: HTTPHandler {
     private static let health = HTTPResponse(
         status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
         bytes: Array(#"{"status":"ok"}"#.utf8))
-
-    private func ready() -> HTTPResponse {
-        let warming = readiness.isWarmingUp
-        let problems = container.diskProblems
-        let isReady = !warming && problems.isEmpty
-        let object: [String: Any] = [
-            "status": isReady ? "ready" : "not_ready", "warmingUp": warming,
-            "repositories": container.routes.map(\.name), "diskProblems": problems,
-        ]
-        return JSONResponse.make(object, status: isReady ? 200 : 503)
-    }
 
     static func wantsEvents(_ request: HTTPRequest) -> Bool {
         request.headers.values(for: "Accept").contains { $0.contains("text/event-stream") }

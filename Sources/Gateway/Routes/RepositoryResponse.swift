@@ -23,7 +23,7 @@ enum RepositoryResponse {
             headers["Expires"] = nil
             headers["Age"] = String(max(0, Int(entry.age(at: now))))
         }
-        headers["X-Cache"] = answer.cacheStatus.rawValue.uppercased()
+        headers["X-Cache"] = answer.error == nil ? answer.cacheStatus.rawValue.uppercased() : "STALE"
         headers["Cache-Status"] = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
         if let error = answer.error {
             headers["X-Resource-State"] = "failed"
@@ -39,21 +39,22 @@ enum RepositoryResponse {
         return HTTPResponse(status: representation.status, headers: headers, bytes: representation.body)
     }
 
-    /// The `Cache-Status` field value, e.g. `rds-gateway; hit; ttl=42` or `rds-gateway; fwd=miss; stored`.
+    /// The `Cache-Status` field value, e.g. `rds-gateway; hit; ttl=42` or `rds-gateway; fwd=miss; stored`;
+    /// a value served because the upstream failed reads `rds-gateway; fwd=stale; ttl=-3; detail=<code>`.
     static func cacheStatus(
         _ answer: RepositoryAnswer<Representation>, now: Date, forwardedOnRequest: Bool
     ) -> String {
         var parameters = [cacheName]
         let forward = forwardedOnRequest ? "fwd=request" : nil
         switch answer.cacheStatus {
+        case _ where answer.error != nil:
+            parameters.append(forward ?? "fwd=stale")
         case .hit:
             parameters.append("hit")
         case .miss, .bypass:
             parameters.append(forward ?? "fwd=miss")
         case .revalidated:
             parameters += [forward ?? "fwd=stale", "fwd-status=304"]
-        case .stale where answer.error != nil:
-            parameters.append("fwd=stale")
         case .stale:
             parameters.append("hit")
         }

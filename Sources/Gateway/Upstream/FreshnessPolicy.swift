@@ -5,15 +5,16 @@ import RDS
 /// RFC 9111 rules for a *shared* cache: may a response be stored, and for how long is it fresh.
 ///
 /// - Not stored: `no-store`, `private` (with or without field names), a `Set-Cookie` field,
-///   `Vary: *`, a request with `Authorization` unless the response says `public`, `s-maxage` or
-///   `must-revalidate` (§3.5), and a status that is neither cacheable by default (RFC 9110 §15.1:
-///   200 203 204 300 301 308 404 405 410 414 501) nor given explicit freshness (`public`,
-///   `max-age`, `s-maxage`, `Expires`).
+///   `Vary: *`, a 1xx, 206 or 304 (§3: no interim or partial answers), a request with
+///   `Authorization` unless the response says `public`, `s-maxage` or `must-revalidate` (§3.5),
+///   and a status that is neither cacheable by default (RFC 9110 §15.1: 200 203 204 300 301 308
+///   404 405 410 414 501) nor given explicit freshness (`public`, `max-age`, `s-maxage`, `Expires`).
 /// - Lifetime (§4.2.1): `s-maxage`, else `max-age`, else `Expires` − `Date` (the time of receipt
 ///   when `Date` is missing; an invalid `Expires` is in the past); `nil` when none is given, so
 ///   the repository's `defaultTTL` applies. `no-cache` makes it `0`: stored, revalidated before
 ///   every use.
-/// - Age (§4.2.3): the larger of `Date`-based apparent age and `Age` plus the response delay.
+/// - Age (§4.2.3): the larger of `Date`-based apparent age (in whole seconds, as `Date` has no
+///   finer resolution) and `Age` plus the response delay.
 /// - Must revalidate: `must-revalidate`, `proxy-revalidate`, `s-maxage` (§5.2.2.10) or `no-cache`;
 ///   then no stale window applies. Otherwise `stale-while-revalidate` and `stale-if-error`
 ///   (RFC 5861) are passed on.
@@ -53,6 +54,7 @@ public struct FreshnessPolicy: Sendable {
         -> Bool
     {
         if control.noStore || control.isPrivate || headers.contains("Set-Cookie") { return false }
+        if status < 200 || status == 206 || status == 304 { return false }
         let varies = headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
         if varies.contains(where: { $0.trimmingWhitespace() == "*" }) { return false }
         if requestHeaders.contains("Authorization"),
@@ -81,7 +83,9 @@ public struct FreshnessPolicy: Sendable {
             guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
             return TimeInterval(min(Int(digits) ?? .max, CacheControl.maximumDeltaSeconds))
         }
-        let apparent = date.map { max(0, responseTime.timeIntervalSince($0)) } ?? 0
+        // `Date` has whole seconds: compare at that resolution, so a fresh answer does not look up to 1 s old.
+        let receivedSecond = responseTime.timeIntervalSince1970.rounded(.down)
+        let apparent = date.map { max(0, receivedSecond - $0.timeIntervalSince1970) } ?? 0
         let delay = max(0, responseTime.timeIntervalSince(requestTime))
         return max(apparent, (ageValue ?? 0) + delay)
     }

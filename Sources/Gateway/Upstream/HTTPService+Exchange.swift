@@ -9,13 +9,16 @@ extension HTTPService {
     {
         try Task.checkCancellation()
         let baseURL = host.baseURL
-        guard let endpoint = UpstreamEndpoint(url: baseURL) else {
+        guard let endpoint = UpstreamEndpoint(url: baseURL),
+            let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        else {
             throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
         }
-        let path = Self.joinedPath(base: baseURL.path, key.path)
+        let path = Self.joinedPath(base: base.percentEncodedPath, key.path)
+        let forwarded = key.sortedHeaders.filter { forwardedHeaders.admits($0.name) }
         let request = HTTPRequest(
-            method: method, target: try target(path: path, key: key, baseQuery: baseURL.query),
-            headers: try headers(for: key, endpoint: endpoint, extra: extraHeaders), body: body)
+            method: method, target: try target(path: path, key: key, baseQuery: base.percentEncodedQuery),
+            headers: try headers(forwarding: forwarded, key: key, endpoint: endpoint, extra: extraHeaders), body: body)
         let requestTime = clock.now
         let response: HTTPResponse
         do {
@@ -30,7 +33,7 @@ extension HTTPService {
         }
         let bytes = try await Self.collect(response.body)
         let exchange = UpstreamExchange(
-            requestHeaders: request.headers, path: path,
+            clientHeaders: HTTPHeaders(forwarded), path: path,
             representation: Representation(status: response.status, headers: response.headers, body: bytes),
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
         try check(status: response.status, key: key)
@@ -49,10 +52,12 @@ extension HTTPService {
         return parts.isEmpty ? path : path + "?" + parts.joined(separator: "&")
     }
 
-    /// The request fields: `Host`, default headers, forwarded key headers, the API key header, `extra`.
-    private func headers(for key: ResourceKey, endpoint: UpstreamEndpoint, extra: HTTPHeaders) throws -> HTTPHeaders {
+    /// The request fields: `Host`, default headers, the `forwarded` key headers, the API key header, `extra`.
+    private func headers(
+        forwarding forwarded: [(name: String, value: String)], key: ResourceKey, endpoint: UpstreamEndpoint,
+        extra: HTTPHeaders
+    ) throws -> HTTPHeaders {
         var headers = HTTPHeaders([(name: "Host", value: endpoint.hostHeader)])
-        let forwarded = key.sortedHeaders.filter { forwardedHeaders.admits($0.name) }
         for field in defaultHeaders
         where HeaderAllowList.isForwardable(field.name.lowercased())
             && !forwarded.contains(where: { $0.name == field.name.lowercased() })
