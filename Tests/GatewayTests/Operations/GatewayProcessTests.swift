@@ -44,7 +44,7 @@ struct GatewayProcessTests {
 
     /// Polls (at most 10 s) until the gateway refuses new connections; `true` when it did.
     private func waitUntilRefused(port: Int) async throws -> Bool {
-        for _ in 0..<1000 {
+        for _ in 0..<200 {
             do {
                 _ = try HealthCheck(port: port, timeoutMilliseconds: 200).status()
             } catch .connectFailed {
@@ -52,7 +52,7 @@ struct GatewayProcessTests {
             } catch {
                 // Accepted just before the listener closed, then dropped: poll again.
             }
-            try await Task.sleep(for: .milliseconds(10))
+            try await Task.sleep(for: .milliseconds(50))
         }
         return false
     }
