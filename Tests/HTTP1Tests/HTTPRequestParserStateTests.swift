@@ -8,17 +8,17 @@ struct HTTPRequestParserStateTests {
 
     @Test func takeContinueExpectation_IsTrueOnce_WhenHeadAsksAndBodyMissing() {
         var parser = HTTPRequestParser()
-        let taken1 = parser.takeContinueExpectation()
-        #expect(taken1 == false)
+        let beforeHead = parser.takeContinueExpectation()
+        #expect(beforeHead == false)
         guard case .incomplete = parser.parse(Self.expectHead) else {
             Issue.record("expected .incomplete")
             return
         }
         #expect(parser.isReadingBody)
-        let taken2 = parser.takeContinueExpectation()
-        #expect(taken2)
-        let taken3 = parser.takeContinueExpectation()
-        #expect(taken3 == false)
+        let afterHead = parser.takeContinueExpectation()
+        #expect(afterHead)
+        let again = parser.takeContinueExpectation()
+        #expect(again == false)
         guard case .complete(let request, let consumed) = parser.parse(Self.expectHead + Array("body".utf8)) else {
             Issue.record("expected .complete")
             return
@@ -28,31 +28,27 @@ struct HTTPRequestParserStateTests {
         #expect(parser.isReadingBody == false)
     }
 
-    @Test func takeContinueExpectation_IsFalse_WhenHeadDoesNotAsk() {
+    @Test(arguments: [
+        "PUT / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n",
+        "PUT / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n",
+    ])
+    func takeContinueExpectation_IsFalse_WithoutExpectOrForHTTP10(_ head: String) {
         var parser = HTTPRequestParser()
-        _ = parser.parse(Array("PUT / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n".utf8))
+        _ = parser.parse(Array(head.utf8))
         #expect(parser.isReadingBody)
-        let taken4 = parser.takeContinueExpectation()
-        #expect(taken4 == false)
-    }
-
-    @Test func takeContinueExpectation_IsFalse_ForHTTP10() {
-        var parser = HTTPRequestParser()
-        _ = parser.parse(Array("PUT / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n".utf8))
-        #expect(parser.isReadingBody)
-        let taken5 = parser.takeContinueExpectation()
-        #expect(taken5 == false)
+        let taken = parser.takeContinueExpectation()
+        #expect(taken == false)
     }
 
     @Test func takeContinueExpectation_IsTrueAgain_ForTheNextRequest() {
         var parser = HTTPRequestParser()
         _ = parser.parse(Self.expectHead)
-        let taken6 = parser.takeContinueExpectation()
-        #expect(taken6)
+        let first = parser.takeContinueExpectation()
+        #expect(first)
         _ = parser.parse(Self.expectHead + Array("body".utf8))
         _ = parser.parse(Self.expectHead)
-        let taken7 = parser.takeContinueExpectation()
-        #expect(taken7)
+        let second = parser.takeContinueExpectation()
+        #expect(second)
     }
 
     @Test func isReadingBody_IsFalse_WhileHeadIncomplete() {

@@ -41,7 +41,10 @@ struct HTTPFieldSectionReader: Sendable {
                         status: 431, code: .tooManyHeaders, message: "More than \(limits.maxHeaderCount) fields.")
                 }
                 let (name, value) = try HTTPFieldLine.parse(line)
-                if keepsFields { fields.append((HTTPLine.string(line, name), HTTPLine.string(line, value))) }
+                if keepsFields {
+                    if fields.isEmpty { fields.reserveCapacity(16) }
+                    fields.append((HTTPLine.string(line, name), HTTPLine.string(line, value)))
+                }
             }
             scanned = buffer.count
             try checkSize(upTo: buffer.count, limits)

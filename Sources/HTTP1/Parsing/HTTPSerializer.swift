@@ -34,7 +34,7 @@ public enum HTTPSerializer {
         var out: [UInt8] = []
         out.reserveCapacity(256 + (sendsBody ? bodyBytes?.count ?? 0 : 0))
         out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
-        appendField("Server", serverName, to: &out)
+        appendTrustedField("Server", serverName, to: &out)
         out.append(contentsOf: "Date: ".utf8)
         out.append(contentsOf: date)
         out.append(contentsOf: "\r\n".utf8)
@@ -49,13 +49,13 @@ public enum HTTPSerializer {
         if response.status >= 200, response.status != 204, response.status != 304 {
             if let bodyBytes {
                 if !(keepsHandlerLength && response.headers.contains("content-length")) {
-                    appendField("Content-Length", String(bodyBytes.count), to: &out)
+                    appendTrustedField("Content-Length", String(bodyBytes.count), to: &out)
                 }
             } else {
-                appendField("Transfer-Encoding", "chunked", to: &out)
+                appendTrustedField("Transfer-Encoding", "chunked", to: &out)
             }
         }
-        appendField("Connection", keepAlive ? "keep-alive" : "close", to: &out)
+        appendTrustedField("Connection", keepAlive ? "keep-alive" : "close", to: &out)
         out.append(contentsOf: "\r\n".utf8)
         if sendsBody, let bodyBytes { out.append(contentsOf: bodyBytes) }
         return out
@@ -91,7 +91,7 @@ public enum HTTPSerializer {
             appendField(field.name, field.value, to: &out)
         }
         if !request.body.isEmpty || [.post, .put, .patch].contains(request.method) {
-            appendField("Content-Length", String(request.body.count), to: &out)
+            appendTrustedField("Content-Length", String(request.body.count), to: &out)
         }
         out.append(contentsOf: "\r\n".utf8)
         out.append(contentsOf: request.body)
@@ -108,14 +108,23 @@ public enum HTTPSerializer {
 
     /// `name: value\r\n`; a name that is not a token is dropped, control bytes in the value become SP.
     private static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {
-        guard !name.isEmpty, name.utf8.allSatisfy(HTTPByte.isToken) else { return }
+        var name = name
+        let isToken = name.withUTF8 { !$0.isEmpty && $0.allSatisfy(HTTPByte.isToken) }
+        guard isToken else { return }
+        let valueStart = out.count + name.utf8.count + 2
+        appendTrustedField(name, value, to: &out)
+        out.withUnsafeMutableBufferPointer { bytes in
+            for index in valueStart..<(bytes.count - 2) where !HTTPByte.isFieldValue(bytes[index]) {
+                bytes[index] = HTTPByte.space
+            }
+        }
+    }
+
+    /// `name: value\r\n` for fields the serializer itself composes.
+    private static func appendTrustedField(_ name: String, _ value: String, to out: inout [UInt8]) {
         out.append(contentsOf: name.utf8)
         out.append(contentsOf: ": ".utf8)
-        let valueStart = out.count
         out.append(contentsOf: value.utf8)
-        for index in valueStart..<out.count where !HTTPByte.isFieldValue(out[index]) {
-            out[index] = HTTPByte.space
-        }
         out.append(contentsOf: "\r\n".utf8)
     }
 }

@@ -8,7 +8,9 @@ enum FuzzFeed {
         var error: HTTPParseError?
         var leftover = 0
 
-        var description: String { "\(messages) error: \(error.map(String.init(describing:)) ?? "none") left: \(leftover)" }
+        var description: String {
+            "\(messages) error: \(error.map(String.init(describing:)) ?? "none") left: \(leftover)"
+        }
     }
 
     static func feed<Message>(
@@ -27,7 +29,8 @@ enum FuzzFeed {
                 let result = buffer.withUnsafeBytes { parse($0, endOfStream) }
                 guard case .complete(let message, let consumed) = result else {
                     if case .invalid(let error) = result {
-                        precondition([400, 413, 414, 431, 501, 505].contains(error.status), "unexpected status \(error)")
+                        precondition(
+                            [400, 413, 414, 431, 501, 505].contains(error.status), "unexpected status \(error)")
                         outcome.error = error
                         return outcome
                     }

@@ -13,7 +13,8 @@ struct FuzzMessage: Equatable, CustomStringConvertible {
 
     init(_ request: HTTPRequest) {
         kind = .request(request)
-        summary = "\(request.method) \(request.target) \(request.version) \(request.headers.map { "\($0.name): \($0.value)" })"
+        summary =
+            "\(request.method) \(request.target) \(request.version) \(request.headers.map { "\($0.name): \($0.value)" })"
         body = request.body
     }
 

@@ -1,0 +1,34 @@
+/// Appends the compact binary encoding used by ``Representation`` and ``ResourceKey``:
+/// LEB128 variable-length unsigned integers and length-prefixed UTF-8 strings and byte runs.
+struct ByteWriter {
+    /// The bytes written so far.
+    private(set) var bytes: [UInt8] = []
+
+    /// Creates a writer, reserving room for `capacity` bytes.
+    init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
+
+    /// Appends raw bytes with no length prefix (magic numbers).
+    mutating func writeRaw(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
+
+    /// Appends an unsigned integer in LEB128 form.
+    mutating func writeVarint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// Appends a length-prefixed byte run.
+    mutating func writeBytes(_ run: [UInt8]) {
+        writeVarint(UInt64(run.count))
+        bytes.append(contentsOf: run)
+    }
+
+    /// Appends a length-prefixed UTF-8 string.
+    mutating func writeString(_ string: String) {
+        writeVarint(UInt64(string.utf8.count))
+        bytes.append(contentsOf: string.utf8)
+    }
+}

@@ -1,0 +1,74 @@
+import HTTP1
+
+/// The parsed `Cache-Control` fields of a message (RFC 9111 §5.2).
+///
+/// Parsing never fails: names are case-insensitive, arguments may be tokens or quoted strings
+/// (with `\` escapes and commas inside), every field line of a message counts, and anything that
+/// is not a directive is skipped up to the next comma. When a directive repeats, its first
+/// occurrence wins (RFC 9111 §4.2.1).
+public struct CacheControl: Sendable, Hashable {
+    /// The largest delta-seconds value kept; larger ones are read as this (RFC 9111 §1.2.2).
+    public static let maximumDeltaSeconds = 2_147_483_648
+
+    /// The directives in the order they came.
+    public let directives: [CacheDirective]
+
+    /// Parses every `Cache-Control` field of `headers`.
+    public init(headers: HTTPHeaders) { self.init(fieldValues: headers.values(for: "Cache-Control")) }
+
+    /// Parses field values (one per field line).
+    public init(fieldValues: [String]) {
+        var parser = CacheControlParser()
+        for value in fieldValues { parser.parse(Array(value.utf8)) }
+        directives = parser.directives
+    }
+
+    /// Parses one field value.
+    public init(_ fieldValue: String) { self.init(fieldValues: [fieldValue]) }
+
+    /// `true` when a directive named `name` (any case) is present.
+    public func contains(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return directives.contains { $0.name == name }
+    }
+
+    /// The argument of the first directive named `name`, or `nil` when absent or argument-less.
+    public func value(of name: String) -> String? {
+        let name = name.lowercased()
+        return directives.first { $0.name == name }?.value
+    }
+
+    /// The first `name` directive's argument as delta-seconds (RFC 9111 §1.2.2); `nil` when absent.
+    ///
+    /// An argument that is missing or not a non-negative integer reads as `0`, the conservative
+    /// choice for a shared cache (the response counts as stale); huge values read as
+    /// ``maximumDeltaSeconds``.
+    public func deltaSeconds(_ name: String) -> Int? {
+        let name = name.lowercased()
+        guard let directive = directives.first(where: { $0.name == name }) else { return nil }
+        guard let digits = directive.value, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else { return 0 }
+        return Int(digits).map { min($0, Self.maximumDeltaSeconds) } ?? Self.maximumDeltaSeconds
+    }
+
+    /// `no-store`
+    public var noStore: Bool { contains("no-store") }
+    /// `no-cache`, with or without field names.
+    public var noCache: Bool { contains("no-cache") }
+    /// `private`, with or without field names.
+    public var isPrivate: Bool { contains("private") }
+    /// `public`
+    public var isPublic: Bool { contains("public") }
+    /// `max-age`
+    public var maxAge: Int? { deltaSeconds("max-age") }
+    /// `s-maxage`
+    public var sharedMaxAge: Int? { deltaSeconds("s-maxage") }
+    /// `must-revalidate`
+    public var mustRevalidate: Bool { contains("must-revalidate") }
+    /// `proxy-revalidate`
+    public var proxyRevalidate: Bool { contains("proxy-revalidate") }
+    /// `stale-while-revalidate` (RFC 5861 §3)
+    public var staleWhileRevalidate: Int? { deltaSeconds("stale-while-revalidate") }
+    /// `stale-if-error` (RFC 5861 §4)
+    public var staleIfError: Int? { deltaSeconds("stale-if-error") }
+}

@@ -1,0 +1,42 @@
+import HTTP1
+
+/// The transport for `http://` upstreams: our own HTTP/1.1 client (`HTTP1.HTTPClient`), with a
+/// keep-alive connection pool per `host:port` and connect / first-byte / total timeouts.
+public struct HTTP1Transport: Transport {
+    /// The pooled client carrying the calls.
+    public let client: HTTPClient
+
+    /// Creates a transport over `client` (by default one with its own pool and event loop).
+    public init(client: HTTPClient = HTTPClient()) { self.client = client }
+
+    /// Sends `request` over a pooled connection to `endpoint`.
+    /// - Throws: ``TransportError``; `CancellationError` when the task was cancelled.
+    public func send(_ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts) async throws
+        -> HTTPResponse
+    {
+        let clientTimeouts = HTTPClient.Timeouts(
+            connect: .seconds(timeouts.connect), firstByte: .seconds(timeouts.firstByte),
+            total: .seconds(timeouts.total))
+        do {
+            return try await client.send(request, to: endpoint.host, port: endpoint.port, timeouts: clientTimeouts)
+        } catch let error as HTTPClientError {
+            throw Self.transportError(error, endpoint: endpoint)
+        }
+    }
+
+    /// Maps a client error. Its message names only `host:port`; the code goes into the details.
+    private static func transportError(_ error: HTTPClientError, endpoint: UpstreamEndpoint) -> TransportError {
+        var details = ["endpoint": endpoint.description, "client_error": error.code]
+        switch error.kind {
+        case .connectRefused, .connectFailed:
+            return TransportError(.refused, "Cannot connect to \(endpoint)", details: details)
+        case .timeout(let phase):
+            details["phase"] = phase.rawValue
+            return TransportError(.timeout, "\(endpoint) did not answer in time", details: details)
+        case .malformedResponse:
+            return TransportError(.malformedResponse, "\(endpoint) sent a malformed answer", details: details)
+        case .connectionClosed:
+            return TransportError(.failed, "\(endpoint) closed the connection mid-answer", details: details)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import RDS
+
+extension HTTPService {
+    /// A service error about `key`, with the service name and, when given, the upstream status and
+    /// endpoint. Never includes the query or header values, which may carry the API key.
+    func failure(
+        _ kind: ServiceError.Kind, _ what: String, key: ResourceKey, status: Int? = nil,
+        endpoint: UpstreamEndpoint? = nil, inner: (any Error)? = nil
+    ) -> ServiceError {
+        var details = ["service": name, "path": key.path]
+        if let status { details["status"] = String(status) }
+        if let endpoint { details["endpoint"] = endpoint.description }
+        let suffix = status.map { " (HTTP \($0))" } ?? ""
+        let message = "The \(name) service \(what) for \(key.path)\(suffix)"
+        return ServiceError(kind, message, details: details, inner: inner)
+    }
+
+    /// The service error wrapping a transport failure.
+    func failure(_ error: TransportError, key: ResourceKey, endpoint: UpstreamEndpoint) -> ServiceError {
+        let (kind, what): (ServiceError.Kind, String) =
+            switch error.kind {
+            case .timeout: (.timeout, "did not answer in time")
+            case .refused: (.unavailable, "could not be reached")
+            case .failed, .cancelled: (.unavailable, "dropped the exchange")
+            case .malformedResponse: (.badResponse, "sent a malformed answer")
+            }
+        return failure(kind, what, key: key, endpoint: endpoint, inner: error)
+    }
+
+    /// The API key, any provider failure reported as `unavailable`.
+    func currentAPIKey(_ apiKey: UpstreamAPIKey, key: ResourceKey) throws -> String {
+        do {
+            return try apiKey.provider.apiKey()
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw failure(.unavailable, "has no API key", key: key, inner: error)
+        }
+    }
+}

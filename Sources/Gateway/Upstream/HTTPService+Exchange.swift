@@ -1,0 +1,111 @@
+import Foundation
+import HTTP1
+import RDS
+
+extension HTTPService {
+    /// Builds, sends and checks one call; every failure leaves as a ``ServiceError``.
+    func perform(_ method: HTTPMethod, key: ResourceKey, extraHeaders: HTTPHeaders, body: [UInt8] = [])
+        async throws -> UpstreamExchange
+    {
+        try Task.checkCancellation()
+        let baseURL = host.baseURL
+        guard let endpoint = UpstreamEndpoint(url: baseURL),
+            let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        else {
+            throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
+        }
+        let path = Self.joinedPath(base: base.percentEncodedPath, key.path)
+        let forwarded = key.sortedHeaders.filter { forwardedHeaders.admits($0.name) }
+        let request = HTTPRequest(
+            method: method, target: try target(path: path, key: key, baseQuery: base.percentEncodedQuery),
+            headers: try headers(forwarding: forwarded, key: key, endpoint: endpoint, extra: extraHeaders), body: body)
+        let requestTime = clock.now
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request, to: endpoint, timeouts: timeouts)
+        } catch let error as TransportError {
+            if error.kind == .cancelled || Task.isCancelled { throw CancellationError() }
+            throw failure(error, key: key, endpoint: endpoint)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw failure(.badResponse, "failed unexpectedly", key: key, inner: error)
+        }
+        let bytes = try await Self.collect(response.body)
+        let exchange = UpstreamExchange(
+            clientHeaders: HTTPHeaders(forwarded), path: path,
+            representation: Representation(status: response.status, headers: response.headers, body: bytes),
+            responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
+        try check(status: response.status, key: key)
+        return exchange
+    }
+
+    /// The target: path, then the base URL's query, the key's query and the API key parameter.
+    private func target(path: String, key: ResourceKey, baseQuery: String?) throws -> String {
+        var parts: [String] = []
+        if let baseQuery, !baseQuery.isEmpty { parts.append(baseQuery) }
+        if !key.query.isEmpty { parts.append(key.query) }
+        if let apiKey, case .queryParameter(let parameter) = apiKey.placement {
+            let value = try currentAPIKey(apiKey, key: key)
+            parts.append(Self.percentEncoded(parameter) + "=" + Self.percentEncoded(value))
+        }
+        return parts.isEmpty ? path : path + "?" + parts.joined(separator: "&")
+    }
+
+    /// The request fields: `Host`, default headers, the `forwarded` key headers, the API key header, `extra`.
+    private func headers(
+        forwarding forwarded: [(name: String, value: String)], key: ResourceKey, endpoint: UpstreamEndpoint,
+        extra: HTTPHeaders
+    ) throws -> HTTPHeaders {
+        var headers = HTTPHeaders([(name: "Host", value: endpoint.hostHeader)])
+        for field in defaultHeaders
+        where HeaderAllowList.isForwardable(field.name.lowercased())
+            && !forwarded.contains(where: { $0.name == field.name.lowercased() })
+        {
+            headers.add(name: field.name, value: field.value)
+        }
+        for field in forwarded { headers.add(name: field.name, value: field.value) }
+        if let apiKey, case .header(let name) = apiKey.placement {
+            headers[name] = try currentAPIKey(apiKey, key: key)
+        }
+        for field in extra { headers[field.name] = field.value }
+        return headers
+    }
+
+    /// Throws the ``ServiceError`` for an error status; 1xx, 2xx and 3xx pass.
+    private func check(status: Int, key: ResourceKey) throws {
+        switch status {
+        case 100..<400: return
+        case 404: throw failure(.notFound, "has no such resource", key: key, status: status)
+        case 400..<500: throw failure(.rejected, "rejected the request", key: key, status: status)
+        case 500..<600: throw failure(.badResponse, "failed", key: key, status: status)
+        default: throw failure(.badResponse, "answered an invalid status", key: key, status: status)
+        }
+    }
+
+    /// The whole body, gathering a stream if the transport returned one.
+    private static func collect(_ body: HTTPBody) async throws -> [UInt8] {
+        switch body {
+        case .bytes(let bytes): return bytes
+        case .stream(let stream):
+            var bytes: [UInt8] = []
+            for await chunk in stream { bytes.append(contentsOf: chunk) }
+            try Task.checkCancellation()
+            return bytes
+        }
+    }
+
+    /// `base` and `path` joined with exactly one `/` between them.
+    static func joinedPath(base: String, _ path: String) -> String {
+        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        return trimmed + path
+    }
+
+    /// Percent-encodes everything but RFC 3986 unreserved characters.
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

@@ -1,0 +1,133 @@
+import Foundation
+import HTTP1
+import RDS
+
+/// A ``Service`` over HTTP: maps a ``ResourceKey`` to an upstream request, sends it through a
+/// ``Transport`` and turns the answer into a ``Representation`` with RFC 9111 freshness.
+///
+/// - Reads: `GET` base URL + key path + key query (+ the API key when it goes in the query), with
+///   the default headers, the key's forwarded headers (those the allow-list admits) and, when
+///   revalidating, `If-None-Match` / `If-Modified-Since`. A 304 answers `.notModified`.
+/// - Writes: ``save(_:for:)`` forwards the representation's ``Representation/method`` (`PUT` when
+///   `nil`), body and `Content-Type`; ``delete(_:)`` sends `DELETE`. The reply is the upstream's
+///   answer; it is also what the cache keeps when the upstream answered 200 or 201 with a body that
+///   may be stored (for `POST` only when its `Content-Location` is the key's own path); otherwise
+///   the key is dropped, since an unsafe method invalidates what was stored (RFC 9111 §4.4).
+/// - Errors are ``ServiceError``: 404 `notFound`, other 4xx `rejected` (`details["status"]`),
+///   5xx and malformed answers `badResponse`, refused or unreachable `unavailable`, timeouts
+///   `timeout`; transport failures are wrapped as `inner`. The API key never appears in them.
+/// - Cancelling the calling task (the client went away) abandons the call with `CancellationError`.
+public struct HTTPService: Service {
+    /// The service's name, used in error details.
+    public let name: String
+    /// Supplies the base URL.
+    public let host: any HostProvider
+    /// The transport's timeouts.
+    public let timeouts: UpstreamTimeouts
+    /// Headers sent on every call (a forwarded client header of the same name replaces one).
+    public let defaultHeaders: HTTPHeaders
+    /// The API key and where it goes, if the upstream needs one.
+    public let apiKey: UpstreamAPIKey?
+    /// Which of a key's headers are forwarded.
+    public let forwardedHeaders: HeaderAllowList
+    /// Carries the calls.
+    public let transport: any Transport
+    /// Reads the request and response times for freshness.
+    public let clock: any ClockProvider
+    /// Decides storability and lifetime.
+    public let policy: FreshnessPolicy
+
+    /// Creates a service whose base URL comes from `host`.
+    /// - Parameters:
+    ///   - name: The service's name, for error details.
+    ///   - host: Supplies the base URL (`http://` or `https://`, optionally with a base path).
+    ///   - timeouts: The transport's timeouts.
+    ///   - defaultHeaders: Headers sent on every call.
+    ///   - apiKey: The API key and where it goes.
+    ///   - forwardedHeaders: Which of a key's headers are forwarded.
+    ///   - transport: Carries the calls.
+    ///   - clock: Reads the request and response times.
+    public init(
+        name: String, host: any HostProvider, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
+        defaultHeaders: HTTPHeaders = [:], apiKey: UpstreamAPIKey? = nil,
+        forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
+        clock: any ClockProvider = SystemClock()
+    ) {
+        self.name = name
+        self.host = host
+        self.timeouts = timeouts
+        self.defaultHeaders = defaultHeaders
+        self.apiKey = apiKey
+        self.forwardedHeaders = forwardedHeaders
+        self.transport = transport
+        self.clock = clock
+        self.policy = FreshnessPolicy()
+    }
+
+    /// Creates a service for a fixed `baseURL`; the other parameters are those of
+    /// ``init(name:host:timeouts:defaultHeaders:apiKey:forwardedHeaders:transport:clock:)``.
+    public init(
+        name: String, baseURL: URL, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
+        defaultHeaders: HTTPHeaders = [:], apiKey: UpstreamAPIKey? = nil,
+        forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
+        clock: any ClockProvider = SystemClock()
+    ) {
+        self.init(
+            name: name, host: FixedHostProvider(baseURL: baseURL), timeouts: timeouts, defaultHeaders: defaultHeaders,
+            apiKey: apiKey, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock)
+    }
+
+    /// Fetches the resource, conditionally when `validators` are given.
+    /// - Throws: ``ServiceError``, or `CancellationError` when the task was cancelled.
+    public func get(_ key: ResourceKey, ifChangedFrom validators: Validators?) async throws
+        -> ServiceResponse<Representation>
+    {
+        var conditions = HTTPHeaders()
+        if let etag = validators?.etag { conditions["If-None-Match"] = etag }
+        if let lastModified = validators?.lastModified { conditions["If-Modified-Since"] = lastModified }
+        let exchange = try await perform(.get, key: key, extraHeaders: conditions)
+        let response = exchange.representation
+        if response.status == 304 {
+            guard !conditions.fields.isEmpty else {
+                throw failure(.badResponse, "answered 304 to an unconditional request", key: key, status: 304)
+            }
+            let freshness = exchange.freshness(policy, status: 200)
+            return .notModified(freshness, response.validators)
+        }
+        let freshness = exchange.freshness(policy)
+        return .fetched(Fetched(value: response, freshness: freshness, validators: response.validators))
+    }
+
+    /// Forwards a write: `value.method` (`PUT` when `nil`) with its body and `Content-Type`.
+    /// - Throws: ``ServiceError``, or `CancellationError` when the task was cancelled.
+    public func save(_ value: Representation, for key: ResourceKey) async throws -> WriteResult<Representation> {
+        let method = value.method ?? .put
+        var headers = HTTPHeaders()
+        if let contentType = value.contentType { headers["Content-Type"] = contentType }
+        let exchange = try await perform(method, key: key, extraHeaders: headers, body: value.body)
+        return WriteResult(reply: exchange.representation, stored: stored(from: exchange, method: method, key: key))
+    }
+
+    /// Forwards a `DELETE`; the key is dropped from the cache.
+    /// - Throws: ``ServiceError``, or `CancellationError` when the task was cancelled.
+    public func delete(_ key: ResourceKey) async throws -> WriteResult<Representation> {
+        let exchange = try await perform(.delete, key: key, extraHeaders: [:])
+        return WriteResult(reply: exchange.representation, stored: nil)
+    }
+
+    /// What the cache keeps after a successful write: see the type's documentation.
+    private func stored(from exchange: UpstreamExchange, method: HTTPMethod, key: ResourceKey)
+        -> Fetched<Representation>?
+    {
+        let reply = exchange.representation
+        guard reply.status == 200 || reply.status == 201, !reply.body.isEmpty else { return nil }
+        if method == .post {
+            guard let location = exchange.responseHeaders["Content-Location"],
+                location == exchange.path || URL(string: location)?.path == exchange.path
+            else { return nil }
+        }
+        let freshness = exchange.freshness(policy)
+        guard freshness.isStorable else { return nil }
+        return Fetched(value: reply, freshness: freshness, validators: reply.validators)
+    }
+}

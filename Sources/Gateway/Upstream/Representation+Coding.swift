@@ -1,0 +1,49 @@
+import HTTP1
+import RDS
+
+extension Representation: ByteCounted {
+    /// Body plus header bytes plus a small fixed overhead.
+    public var byteCount: Int {
+        headers.fields.reduce(body.count + 48) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+}
+
+extension Representation: DatastoreCodable {
+    /// `RPR` followed by the format version.
+    private static let magic: [UInt8] = [0x52, 0x50, 0x52, 1]
+
+    /// The compact binary form: magic, status, method, header count, fields, body.
+    public func encodedBytes() throws -> [UInt8] {
+        var writer = ByteWriter(capacity: byteCount + 16)
+        writer.writeRaw(Self.magic)
+        writer.writeVarint(UInt64(max(0, status)))
+        writer.writeString(method?.rawValue ?? "")
+        writer.writeVarint(UInt64(headers.count))
+        for field in headers {
+            writer.writeString(field.name)
+            writer.writeString(field.value)
+        }
+        writer.writeBytes(body)
+        return writer.bytes
+    }
+
+    /// Decodes ``encodedBytes()``.
+    /// - Throws: ``DatastoreError`` (`codingFailed`) for truncated, oversized or foreign bytes.
+    public init(decodingBytes bytes: [UInt8]) throws {
+        var reader = ByteReader(bytes, subject: "representation")
+        try reader.expectRaw(Self.magic)
+        let status = try reader.readInt(in: 0...999)
+        let method = try reader.readString()
+        let count = try reader.readInt(in: 0...bytes.count)
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(count)
+        for _ in 0..<count {
+            fields.append((name: try reader.readString(), value: try reader.readString()))
+        }
+        let body = try reader.readBytes()
+        try reader.expectEnd()
+        self.init(
+            status: status, headers: HTTPHeaders(fields), body: body,
+            method: method.isEmpty ? nil : HTTPMethod(rawValue: method))
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Identifies one cached resource of a repository: exactly what the upstream is asked for.
+///
+/// The key holds the upstream path, the normalized query (only the parameters the repository's
+/// ``CacheKeyRules`` admit, sorted by name) and every request header that is forwarded (names
+/// lower-cased). ``HTTPService`` sends nothing else that varies per request, so the key always equals
+/// what the upstream saw, and a `Vary` on any forwarded header keeps variants apart by construction.
+public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
+    /// The repository that owns the resource.
+    public let repository: String
+    /// The upstream path, starting with `/`, percent-encoded as sent.
+    public let path: String
+    /// The normalized query without `?` (`a=1&b=2`), empty when there is none.
+    public let query: String
+    /// The forwarded request header fields: lower-cased names, repeated fields joined with `, `.
+    public let headers: [String: String]
+
+    /// Creates a key, normalizing as it goes: a missing leading `/` is added, the query's
+    /// parameters are sorted by name (a stable sort, so repeated names keep their order) and
+    /// empty parameters dropped, and header names are lower-cased.
+    public init(repository: String, path: String, query: Substring? = nil, headers: [String: String] = [:]) {
+        self.repository = repository
+        self.path = path.hasPrefix("/") ? path : "/" + path
+        self.query = Self.normalizedQuery(query ?? "", admitting: { _ in true })
+        var lowered: [String: String] = [:]
+        for (name, value) in headers {
+            let name = name.lowercased()
+            lowered[name] = lowered[name].map { $0 + ", " + value } ?? value
+        }
+        self.headers = lowered
+    }
+
+    /// The request target sent upstream (before any base path or API key): path, then `?query`.
+    public var target: String { query.isEmpty ? path : path + "?" + query }
+
+    /// The headers sorted by name, as they are sent and encoded.
+    public var sortedHeaders: [(name: String, value: String)] {
+        headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+    }
+
+    /// `repository target`, plus the header names only (never their values, which may be credentials).
+    public var description: String {
+        let names = headers.keys.sorted().joined(separator: ",")
+        return names.isEmpty ? "\(repository) \(target)" : "\(repository) \(target) [\(names)]"
+    }
+
+    /// Splits `query` at `&`, keeps the non-empty parameters whose percent-decoded name `admits`
+    /// accepts, and joins them again sorted by name.
+    static func normalizedQuery(_ query: Substring, admitting admits: (String) -> Bool) -> String {
+        var parameters: [(name: String, raw: Substring)] = []
+        for raw in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let rawName = raw.firstIndex(of: "=").map { raw[..<$0] } ?? raw
+            let plain = rawName.replacingOccurrences(of: "+", with: " ")
+            let name = plain.removingPercentEncoding ?? plain
+            guard !name.isEmpty, admits(name) else { continue }
+            parameters.append((name: name, raw: raw))
+        }
+        return parameters.enumerated()
+            .sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
+            .map { String($0.element.raw) }
+            .joined(separator: "&")
+    }
+}
+

@@ -1,0 +1,13 @@
+import HTTP1
+
+/// Carries one HTTP exchange to an upstream. The ``HTTPService`` builds the request; the transport
+/// only moves bytes, and never caches or follows redirects.
+public protocol Transport: Sendable {
+    /// Sends `request` (its `target` is the path and query) to `endpoint` and returns the whole answer
+    /// with a `.bytes` body.
+    ///
+    /// Called by ``HTTPService`` once per upstream call. Cancelling the calling task abandons the exchange.
+    /// - Throws: ``TransportError``; `CancellationError` when the task was cancelled.
+    func send(_ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts) async throws
+        -> HTTPResponse
+}

@@ -1,0 +1,28 @@
+import Foundation
+import HTTP1
+import RDS
+
+/// One completed call of an ``HTTPService``: what was sent, what came back, and when.
+struct UpstreamExchange: Sendable {
+    /// The client's headers the request carried (the key's forwarded fields). The service's own
+    /// default headers and API key are left out: they are the same for every client, so an
+    /// `Authorization` among them does not make answers private (RFC 9111 §3.5 is about the client's).
+    let clientHeaders: HTTPHeaders
+    /// The path sent upstream, base path included, without the query.
+    let path: String
+    /// The answer, reduced to a representation.
+    let representation: Representation
+    /// Every header field of the answer (the representation keeps only some).
+    let responseHeaders: HTTPHeaders
+    /// When the request was sent.
+    let requestTime: Date
+    /// When the answer arrived.
+    let responseTime: Date
+
+    /// The answer's freshness under `policy`, taking the status from the answer unless `status` is given.
+    func freshness(_ policy: FreshnessPolicy, status: Int? = nil) -> Freshness {
+        policy.freshness(
+            status: status ?? representation.status, headers: responseHeaders, requestHeaders: clientHeaders,
+            requestTime: requestTime, responseTime: responseTime)
+    }
+}

@@ -1,0 +1,24 @@
+extension HTTPClient {
+    /// The client's pool and parsing settings.
+    public struct Configuration: Sendable, Hashable {
+        /// The most idle keep-alive connections kept per `host:port`; more are closed. Default 8.
+        public var maxIdleConnectionsPerHost: Int
+        /// How long an idle connection may wait in the pool before it is closed instead of reused. Default 30 s.
+        public var idleTimeout: Duration
+        /// Limits for responses (the body limit defaults to 16 MiB here).
+        public var limits: HTTPParserLimits
+        /// The event loops (serial queues) doing the client's I/O. Default 1.
+        public var eventLoopCount: Int
+
+        /// Creates a configuration; every argument defaults to the documented value.
+        public init(
+            maxIdleConnectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30),
+            limits: HTTPParserLimits = HTTPParserLimits(maxBodyBytes: 16 * 1024 * 1024), eventLoopCount: Int = 1
+        ) {
+            self.maxIdleConnectionsPerHost = maxIdleConnectionsPerHost
+            self.idleTimeout = idleTimeout
+            self.limits = limits
+            self.eventLoopCount = eventLoopCount
+        }
+    }
+}

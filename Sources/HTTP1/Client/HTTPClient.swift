@@ -1,0 +1,120 @@
+import Synchronization
+
+/// An HTTP/1.1 client for `http://` upstreams: non-blocking sockets on the HTTP1 event loops,
+/// a keep-alive pool per `host:port`, and connect / first-byte / total timeouts.
+///
+/// A pooled connection is reused only when it is idle, younger than `idleTimeout`, and a
+/// non-blocking peek shows the peer has neither closed it nor sent stray bytes. When a reused
+/// connection still turns out closed before any byte of the answer, an idempotent request is
+/// retried once on a new connection. Host names are resolved once per `host:port` and cached
+/// (the resolver blocks, so prefer IP literals or `localhost`).
+public final class HTTPClient: Sendable {
+    /// The pool and parsing settings.
+    public let configuration: Configuration
+    private let loops: EventLoopGroup
+    private let idle = Mutex<[String: [IdleConnection]]>([:])
+    private let addresses = Mutex<[String: SocketAddress]>([:])
+
+    private struct IdleConnection: Sendable {
+        let connection: HTTPClientConnection
+        let since: ContinuousClock.Instant
+    }
+
+    /// Creates a client with its own event loops.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        loops = EventLoopGroup(count: configuration.eventLoopCount, checkInterval: .seconds(60))
+    }
+
+    deinit { closeIdleConnections() }
+
+    /// Sends `request` (its `target` is the path and query) to `host`:`port` and returns the whole
+    /// response, its body as `.bytes`. Interim 1xx responses are skipped.
+    /// - Throws: `HTTPClientError`, or `CancellationError` when the calling task is cancelled
+    ///   (the connection is closed then).
+    public func send(
+        _ request: HTTPRequest, to host: String, port: Int, timeouts: Timeouts = Timeouts()
+    ) async throws -> HTTPResponse {
+        let totalDeadline = ContinuousClock.now + timeouts.total
+        let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let exchange = HTTPClientExchange(request, host: host, port: port, limits: configuration.limits)
+        if let pooled = checkOut(endpoint) {
+            do {
+                return try await run(exchange, on: pooled, timeouts: timeouts, totalDeadline: totalDeadline)
+            } catch let error as HTTPClientError where error.closedBeforeAnswer && Self.isIdempotent(request.method) {
+                // The peer dropped the idle connection as we reused it: retry once, on a new one.
+            }
+        }
+        let connectDeadline = ContinuousClock.now + timeouts.connect
+        let connection = try await HTTPClientConnection.connect(
+            to: try address(host: host, port: port, endpoint: endpoint), endpoint: endpoint, loop: loops.next(),
+            deadline: min(connectDeadline, totalDeadline), phase: connectDeadline <= totalDeadline ? .connect : .total)
+        return try await run(exchange, on: connection, timeouts: timeouts, totalDeadline: totalDeadline)
+    }
+
+    /// Closes every idle pooled connection (connections in use close when their call ends).
+    public func closeIdleConnections() {
+        let all = idle.withLock { pool in
+            defer { pool.removeAll() }
+            return pool.values.flatMap { $0 }
+        }
+        for entry in all { entry.connection.close() }
+    }
+
+    /// Idle connections pooled for `host`:`port` right now.
+    public func idleConnectionCount(host: String, port: Int) -> Int {
+        let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return idle.withLock { $0[endpoint]?.count ?? 0 }
+    }
+
+    private func run(
+        _ exchange: HTTPClientExchange, on connection: HTTPClientConnection, timeouts: Timeouts,
+        totalDeadline: ContinuousClock.Instant
+    ) async throws -> HTTPResponse {
+        let firstByteDeadline = min(ContinuousClock.now + timeouts.firstByte, totalDeadline)
+        let (response, reusable) = try await connection.send(
+            exchange, firstByteDeadline: firstByteDeadline, totalDeadline: totalDeadline)
+        if reusable { checkIn(connection) } else { connection.close() }
+        return response
+    }
+
+    /// The most recently used idle connection that is still fit for reuse; unfit ones are closed.
+    private func checkOut(_ endpoint: String) -> HTTPClientConnection? {
+        let now = ContinuousClock.now
+        while let entry = idle.withLock({ $0[endpoint]?.popLast() }) {
+            if now - entry.since < configuration.idleTimeout, entry.connection.socket.isIdleAndOpen() {
+                return entry.connection
+            }
+            entry.connection.close()
+        }
+        return nil
+    }
+
+    private func checkIn(_ connection: HTTPClientConnection) {
+        let entry = IdleConnection(connection: connection, since: .now)
+        let pooled = idle.withLock { pool in
+            guard pool[connection.endpoint, default: []].count < configuration.maxIdleConnectionsPerHost else {
+                return false
+            }
+            pool[connection.endpoint, default: []].append(entry)
+            return true
+        }
+        if !pooled { connection.close() }
+    }
+
+    private func address(host: String, port: Int, endpoint: String) throws -> SocketAddress {
+        if let cached = addresses.withLock({ $0[endpoint] }) { return cached }
+        do {
+            let resolved = try SocketAddress(host: host, port: port)
+            addresses.withLock { $0[endpoint] = resolved }
+            return resolved
+        } catch let error as SocketError {
+            throw HTTPClientError(.connectFailed, "Could not resolve \(endpoint).", underlying: error)
+        }
+    }
+
+    /// Methods safe to send twice (RFC 9110 §9.2.2).
+    private static func isIdempotent(_ method: HTTPMethod) -> Bool {
+        [.get, .head, .put, .delete, .options, HTTPMethod(rawValue: "TRACE")].contains(method)
+    }
+}

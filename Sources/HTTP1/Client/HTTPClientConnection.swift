@@ -1,0 +1,299 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// One client connection to an upstream, doing its I/O on an event loop: non-blocking socket,
+/// dispatch sources for readiness and one timer for the deadlines. Bridged to `async` callers with a
+/// continuation per operation (connect, exchange).
+///
+/// Its mutable state is confined to `loop.queue`; hence `@unchecked Sendable`. One caller uses
+/// it at a time (the pool hands it out exclusively).
+final class HTTPClientConnection: @unchecked Sendable {
+    /// The socket; closed once every source is cancelled.
+    let socket: Socket
+    /// `host:port`, for messages.
+    let endpoint: String
+    private let loop: EventLoop
+    private let readSource: any DispatchSourceRead
+    private let writeSource: any DispatchSourceWrite
+    private let timer: any DispatchSourceTimer
+    private var isReading = false
+    private var isWriting = false
+    private var isTiming = false
+    private var openSources = 3
+    private(set) var isClosed = false
+
+    /// The operation in progress: its id, and the continuation of a connect or an exchange.
+    private var operationID = 0
+    private var connecting: CheckedContinuation<Void, any Error>?
+    private var exchanging: CheckedContinuation<(HTTPResponse, reusable: Bool), any Error>?
+    private var exchange: HTTPClientExchange?
+    private var deadlines: [Deadline] = []
+    /// An operation cancelled before it reached the loop.
+    private var cancelledID: Int?
+    private static let nextID = Atomic<Int>(1)
+
+    /// A deadline of the operation in progress.
+    private struct Deadline {
+        let instant: ContinuousClock.Instant
+        let error: HTTPClientError
+        /// Applies only until the answer's first byte (the first-byte timeout).
+        let untilFirstByte: Bool
+    }
+
+    private init(socket: Socket, endpoint: String, loop: EventLoop) {
+        self.socket = socket
+        self.endpoint = endpoint
+        self.loop = loop
+        readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
+        writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
+        timer = DispatchSource.makeTimerSource(queue: loop.queue)
+        readSource.setEventHandler { [unowned self] in readAvailable() }
+        writeSource.setEventHandler { [unowned self] in writable() }
+        timer.setEventHandler { [unowned self] in deadlineReached() }
+        for source in [readSource, writeSource, timer] as [any DispatchSourceProtocol] {
+            source.setCancelHandler { [self] in sourceCancelled() }
+        }
+    }
+
+    /// Connects to `address` within `deadline`.
+    /// - Throws: `HTTPClientError` (`connectRefused`, `connectFailed`, `timeout(.connect)`), or
+    ///   `CancellationError`.
+    static func connect(
+        to address: SocketAddress, endpoint: String, loop: EventLoop, deadline: ContinuousClock.Instant,
+        phase: HTTPClientError.Phase
+    ) async throws -> HTTPClientConnection {
+        let started: (socket: Socket, isConnected: Bool)
+        do {
+            started = try Socket.connect(to: address)
+        } catch let error as SocketError {
+            throw HTTPClientConnection.connectError(error.code, endpoint: endpoint, underlying: error)
+        }
+        let connection = HTTPClientConnection(socket: started.socket, endpoint: endpoint, loop: loop)
+        if started.isConnected { return connection }
+        try await connection.perform { id, continuation in
+            connection.connecting = continuation
+            connection.setWriting(true)
+            let error = HTTPClientError(.timeout(phase), "Connecting to \(endpoint) timed out.")
+            connection.arm([Deadline(instant: deadline, error: error, untilFirstByte: false)])
+        }
+        return connection
+    }
+
+    /// Sends `exchange`'s request and reads its response, within the deadlines.
+    /// - Throws: `HTTPClientError` or `CancellationError`; the connection is closed then.
+    func send(
+        _ exchange: HTTPClientExchange, firstByteDeadline: ContinuousClock.Instant,
+        totalDeadline: ContinuousClock.Instant
+    ) async throws -> (HTTPResponse, reusable: Bool) {
+        try await perform { [self] _, continuation in
+            exchanging = continuation
+            self.exchange = exchange
+            arm([
+                Deadline(
+                    instant: totalDeadline,
+                    error: HTTPClientError(.timeout(.total), "The call to \(endpoint) timed out."),
+                    untilFirstByte: false),
+                Deadline(
+                    instant: firstByteDeadline,
+                    error: HTTPClientError(.timeout(.firstByte), "\(endpoint) did not answer in time."),
+                    untilFirstByte: true),
+            ])
+            setReading(true)
+            writable()
+        }
+    }
+
+    /// Closes the connection (from any thread); an operation in progress fails with `error`.
+    func close(failing error: any Error = CancellationError()) {
+        loop.execute { [self] in fail(error) }
+    }
+
+    // MARK: Operations
+
+    /// Runs one operation: `begin` starts it on the loop and stores the continuation; cancelling
+    /// the calling task fails it with `CancellationError` and closes the connection.
+    private func perform<Result>(
+        _ begin: @escaping @Sendable (Int, CheckedContinuation<Result, any Error>) -> Void
+    ) async throws -> Result {
+        let id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                loop.execute { [self] in
+                    guard !isClosed, cancelledID != id else {
+                        continuation.resume(throwing: isClosed ? closedError(afterBytes: false) : CancellationError())
+                        return fail(CancellationError())
+                    }
+                    operationID = id
+                    begin(id, continuation)
+                }
+            }
+        } onCancel: {
+            loop.execute { [self] in
+                if operationID == id { fail(CancellationError()) } else { cancelledID = id }
+            }
+        }
+    }
+
+    /// Sets the operation's deadlines and arms the timer for the earliest.
+    private func arm(_ deadlines: [Deadline]) {
+        self.deadlines = deadlines
+        armNextDeadline()
+    }
+
+    private func armNextDeadline() {
+        let applicable = deadlines.filter { !$0.untilFirstByte || exchange?.hasReceivedBytes != true }
+        guard let next = applicable.min(by: { $0.instant < $1.instant }), !isClosed else { return setTiming(false) }
+        let delay = ContinuousClock.now.duration(to: next.instant)
+        let nanoseconds =
+            Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+        timer.schedule(deadline: .now() + .nanoseconds(max(0, nanoseconds)), leeway: .milliseconds(1))
+        setTiming(true)
+    }
+
+    /// Fails the operation when one of its deadlines has passed; re-arms otherwise.
+    private func deadlineReached() {
+        let now = ContinuousClock.now
+        let passed = deadlines.first { $0.instant <= now && (!$0.untilFirstByte || exchange?.hasReceivedBytes != true) }
+        if let passed { return fail(passed.error) }
+        armNextDeadline()
+    }
+
+    /// The operation succeeded: its deadlines no longer apply.
+    private func disarm() {
+        operationID = 0
+        deadlines = []
+        setTiming(false)
+    }
+
+    /// Ends the operation in progress with `error` (if any) and closes the connection.
+    private func fail(_ error: any Error) {
+        operationID = 0
+        exchange = nil
+        deadlines = []
+        connecting?.resume(throwing: error)
+        connecting = nil
+        exchanging?.resume(throwing: error)
+        exchanging = nil
+        guard !isClosed else { return }
+        isClosed = true
+        if !isReading { readSource.resume() }
+        if !isWriting { writeSource.resume() }
+        if !isTiming { timer.resume() }
+        readSource.cancel()
+        writeSource.cancel()
+        timer.cancel()
+    }
+
+    private func sourceCancelled() {
+        openSources -= 1
+        if openSources == 0 { socket.close() }
+    }
+
+    // MARK: Readiness
+
+    private func writable() {
+        if connecting != nil { return connected() }
+        while let exchange, !exchange.isSent {
+            let result = exchange.outbound.withUnsafeBytes {
+                socket.send(UnsafeRawBufferPointer(rebasing: $0[exchange.sent...]))
+            }
+            switch result {
+            case .sent(let count):
+                self.exchange?.sent += count
+            case .wouldBlock:
+                return setWriting(true)
+            case .failed(let code):
+                return fail(closedError(afterBytes: exchange.hasReceivedBytes, code: code))
+            }
+        }
+        setWriting(false)
+    }
+
+    private func connected() {
+        let code = socket.pendingError()
+        guard code == 0 else {
+            let cause = SocketError(operation: "connect(\(endpoint))", code: code)
+            return fail(Self.connectError(code, endpoint: endpoint, underlying: cause))
+        }
+        let continuation = connecting
+        connecting = nil
+        disarm()
+        setWriting(false)
+        continuation?.resume()
+    }
+
+    /// Reads until the socket has nothing more (`EAGAIN`; the source may not fire again for bytes
+    /// already there), parsing after every read so the body limit holds as bytes arrive.
+    private func readAvailable() {
+        let buffer = loop.readBuffer
+        while exchange != nil {
+            switch socket.read(into: buffer) {
+            case .bytes(let count):
+                exchange?.received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                finish(exchange?.step(endOfStream: false))
+            case .wouldBlock:
+                return
+            case .closed:
+                return finish(exchange?.step(endOfStream: true))
+            case .failed(let code):
+                return fail(closedError(afterBytes: exchange?.hasReceivedBytes ?? false, code: code))
+            }
+        }
+        setReading(false)
+    }
+
+    /// Ends the exchange when `step` says the response is complete or broken.
+    private func finish(_ step: HTTPClientExchange.Step?) {
+        switch step {
+        case .needMore, nil:
+            return
+        case .malformed(let error):
+            fail(HTTPClientError(.malformedResponse, "\(endpoint) sent an invalid response.", underlying: error))
+        case .closedEarly:
+            fail(closedError(afterBytes: exchange?.hasReceivedBytes ?? false))
+        case .response(let response, let reusable):
+            let sentAll = exchange?.isSent ?? false
+            let continuation = exchanging
+            exchanging = nil
+            exchange = nil
+            disarm()
+            setReading(false)
+            setWriting(false)
+            continuation?.resume(returning: (response, reusable && sentAll))
+        }
+    }
+
+    private func setReading(_ on: Bool) {
+        guard on != isReading, !isClosed else { return }
+        isReading = on
+        if on { readSource.resume() } else { readSource.suspend() }
+    }
+
+    private func setTiming(_ on: Bool) {
+        guard on != isTiming, !isClosed else { return }
+        isTiming = on
+        if on { timer.resume() } else { timer.suspend() }
+    }
+
+    private func setWriting(_ on: Bool) {
+        guard on != isWriting, !isClosed else { return }
+        isWriting = on
+        if on { writeSource.resume() } else { writeSource.suspend() }
+    }
+
+    // MARK: Errors
+
+    private func closedError(afterBytes: Bool, code: Int32? = nil) -> HTTPClientError {
+        HTTPClientError(
+            .connectionClosed, "\(endpoint) closed the connection before the response was complete.",
+            underlying: code.map { SocketError(operation: "read(\(endpoint))", code: $0) },
+            closedBeforeAnswer: !afterBytes)
+    }
+
+    private static func connectError(_ code: Int32, endpoint: String, underlying: SocketError) -> HTTPClientError {
+        code == ECONNREFUSED
+            ? HTTPClientError(.connectRefused, "\(endpoint) refused the connection.", underlying: underlying)
+            : HTTPClientError(.connectFailed, "Could not connect to \(endpoint).", underlying: underlying)
+    }
+}

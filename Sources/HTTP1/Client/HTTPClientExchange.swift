@@ -1,0 +1,60 @@
+/// One request/response exchange on a client connection, without I/O: the bytes to send, the
+/// bytes received, and what they amount to. Interim 1xx answers (but 101) are skipped.
+struct HTTPClientExchange: Sendable {
+    /// What the received bytes amount to.
+    enum Step: Sendable {
+        /// Wait for more bytes.
+        case needMore
+        /// The final response; `reusable` when the connection may carry another exchange.
+        case response(HTTPResponse, reusable: Bool)
+        /// The bytes are not a valid response.
+        case malformed(HTTPParseError)
+        /// The stream ended before the response was complete.
+        case closedEarly
+    }
+
+    /// The request's bytes.
+    let outbound: [UInt8]
+    /// How many of them the socket has taken.
+    var sent = 0
+    /// Whether any byte of the answer has arrived (the first-byte timeout stops then).
+    private(set) var hasReceivedBytes = false
+    private var parser: HTTPResponseParser
+    private var inbound: [UInt8] = []
+    private let requestKeepsAlive: Bool
+
+    /// An exchange sending `request` (serialized for `host` and `port`).
+    init(_ request: HTTPRequest, host: String, port: Int, limits: HTTPParserLimits) {
+        outbound = HTTPSerializer.request(request, host: host, port: port)
+        parser = HTTPResponseParser(requestMethod: request.method, limits: limits)
+        requestKeepsAlive = request.headers.connectionKeepsAlive(version: .http1_1)
+    }
+
+    /// `true` once every request byte is sent.
+    var isSent: Bool { sent == outbound.count }
+
+    /// Keeps received bytes.
+    mutating func received(_ bytes: UnsafeRawBufferPointer) {
+        hasReceivedBytes = true
+        inbound.append(contentsOf: bytes)
+    }
+
+    /// Parses what has arrived; `endOfStream` once the peer has closed.
+    mutating func step(endOfStream: Bool) -> Step {
+        while true {
+            switch inbound.withUnsafeBytes({ parser.parse($0, endOfStream: endOfStream) }) {
+            case .incomplete:
+                return endOfStream ? .closedEarly : .needMore
+            case .invalid(let error):
+                return .malformed(error)
+            case .complete(let response, let consumed):
+                inbound.removeFirst(consumed)
+                if (100..<200).contains(response.status) && response.status != 101 { continue }
+                let reusable =
+                    requestKeepsAlive && !endOfStream && inbound.isEmpty && response.status != 101
+                    && response.headers.connectionKeepsAlive(version: parser.version ?? .http1_1)
+                return .response(response, reusable: reusable)
+            }
+        }
+    }
+}

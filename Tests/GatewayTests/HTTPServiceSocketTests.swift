@@ -1,0 +1,94 @@
+import Foundation
+import Gateway
+import HTTP1
+import RDS
+import Testing
+
+/// ``HTTPService`` over real transports and real sockets (an upstream on 127.0.0.1, port 0).
+@Suite(.timeLimit(.minutes(1)))
+struct HTTPServiceSocketTests {
+    static let secret = "k3y-that-must-not-leak"
+
+    static func makeService(
+        _ upstream: RawSocketUpstream, transport: any Transport, timeouts: UpstreamTimeouts = .init()
+    ) -> HTTPService {
+        HTTPService(
+            name: "demo", baseURL: URL(string: "http://127.0.0.1:\(upstream.port)/v1")!, timeouts: timeouts,
+            apiKey: UpstreamAPIKey(
+                provider: EnvironmentAPIKeyProvider(variable: "K", environment: ["K": secret]),
+                placement: .queryParameter("key")),
+            transport: transport)
+    }
+
+    static let transports: [@Sendable () -> any Transport] = [{ HTTP1Transport() }, { URLSessionTransport() }]
+
+    @Test(arguments: transports)
+    func get_RevalidatesWithETag_OverRealSocket(_ makeTransport: @Sendable () -> any Transport) async throws {
+        let upstream = try RawSocketUpstream { head, _ in
+            let conditional = head.lowercased().contains("if-none-match: \"v1\"")
+            return Array(
+                (conditional
+                    ? "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nCache-Control: max-age=30\r\n\r\n"
+                    : "HTTP/1.1 200 OK\r\nETag: \"v1\"\r\nCache-Control: max-age=10\r\nContent-Length: 2\r\n\r\nhi")
+                    .utf8)
+        }
+        defer { upstream.stop() }
+        let service = Self.makeService(upstream, transport: makeTransport())
+        let key = ResourceKey(repository: "r", path: "/greeting")
+        guard case .fetched(let fetched) = try await service.get(key, ifChangedFrom: nil) else {
+            Issue.record("expected a fetched value")
+            return
+        }
+        #expect(fetched.value.body == Array("hi".utf8))
+        #expect(fetched.freshness.lifetime == 10)
+        guard case .notModified(let freshness, _) = try await service.get(key, ifChangedFrom: fetched.validators) else {
+            Issue.record("expected not modified")
+            return
+        }
+        #expect(freshness.lifetime == 30)
+        #expect(upstream.requests.first?.hasPrefix("GET /v1/greeting?key=\(Self.secret) HTTP/1.1") == true)
+    }
+
+    @Test(arguments: transports)
+    func get_TimesOut_WithoutKeyInError(_ makeTransport: @Sendable () -> any Transport) async throws {
+        let upstream = try RawSocketUpstream { _, _ in nil }
+        defer { upstream.stop() }
+        let service = Self.makeService(
+            upstream, transport: makeTransport(), timeouts: UpstreamTimeouts(connect: 1, firstByte: 0.2, total: 0.4))
+        let error = await #expect(throws: ServiceError.self) {
+            try await service.get(ResourceKey(repository: "r", path: "/slow", query: "q=1"), ifChangedFrom: nil)
+        }
+        let failure = try #require(error)
+        #expect(failure.kind == .timeout)
+        #expect(upstream.requests.first?.contains(Self.secret) == true)
+        let problem = ProblemDetails(error: failure, status: 504, title: "Upstream timed out", instance: "/slow")
+        let rendered = "\(failure)" + String(decoding: problem.jsonBytes(), as: UTF8.self)
+        #expect(!rendered.contains(Self.secret))
+        #expect(ErrorChain(failure).links.map(\.code) == ["upstream_timeout", "transport_timeout"])
+    }
+
+    @Test(arguments: transports)
+    func get_FailsUnavailable_WhenRefused(_ makeTransport: @Sendable () -> any Transport) async throws {
+        let upstream = try RawSocketUpstream(response: "")
+        upstream.stop()
+        let error = await #expect(throws: ServiceError.self) {
+            try await Self.makeService(upstream, transport: makeTransport())
+                .get(ResourceKey(repository: "r", path: "/"), ifChangedFrom: nil)
+        }
+        #expect(error?.kind == .unavailable)
+        #expect((error?.inner as? TransportError)?.kind == .refused)
+    }
+
+    @Test(arguments: transports)
+    func get_ThrowsCancellation_WhenClientGoesAwayMidCall(_ makeTransport: @Sendable () -> any Transport)
+        async throws
+    {
+        let upstream = try RawSocketUpstream { _, _ in nil }
+        defer { upstream.stop() }
+        let service = Self.makeService(upstream, transport: makeTransport())
+        let call = Task { try await service.get(ResourceKey(repository: "r", path: "/hang"), ifChangedFrom: nil) }
+        while upstream.requests.isEmpty { await Task.yield() }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+    }
+}

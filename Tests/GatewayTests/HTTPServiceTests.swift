@@ -1,0 +1,123 @@
+import Foundation
+import Gateway
+import HTTP1
+import RDS
+import RDSTesting
+import Testing
+
+struct HTTPServiceTests {
+    static let baseURL = URL(string: "http://upstream.test:8081/api/v1/")!
+
+    static func makeService(
+        _ transport: ScriptedTransport, apiKey: UpstreamAPIKey? = nil, forwarded: HeaderAllowList = HeaderAllowList(),
+        defaultHeaders: HTTPHeaders = [:], clock: ManualClock = ManualClock()
+    ) -> HTTPService {
+        HTTPService(
+            name: "weather", baseURL: baseURL, defaultHeaders: defaultHeaders, apiKey: apiKey,
+            forwardedHeaders: forwarded, transport: transport, clock: clock)
+    }
+
+    static let key = ResourceKey(repository: "weather", path: "/cities/london", query: "units=metric")
+
+    @Test func get_SendsBasePathKeyPathAndQuery_ToEndpoint() async throws {
+        let transport = ScriptedTransport(status: 200, body: "{}")
+        _ = try await Self.makeService(transport).get(Self.key, ifChangedFrom: nil)
+        let request = try #require(transport.requests.first)
+        #expect(request.method == .get)
+        #expect(request.target == "/api/v1/cities/london?units=metric")
+        #expect(request.headers["Host"] == "upstream.test:8081")
+        #expect(transport.endpoints == [UpstreamEndpoint(scheme: "http", host: "upstream.test", port: 8081)])
+    }
+
+    @Test func get_KeepsBaseURLPercentEncoding() async throws {
+        let transport = ScriptedTransport(status: 200)
+        let service = HTTPService(
+            name: "s", baseURL: URL(string: "http://h.test/a%20b/?x=%26")!, transport: transport)
+        _ = try await service.get(ResourceKey(repository: "r", path: "/c%2Fd"), ifChangedFrom: nil)
+        #expect(transport.requests.first?.target == "/a%20b/c%2Fd?x=%26")
+    }
+
+    @Test func get_ReturnsRepresentationFreshnessAndValidators() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport(
+            status: 200,
+            headers: [
+                "Content-Type": "application/json", "Cache-Control": "max-age=60, stale-if-error=300", "ETag": "\"a\"",
+                "Age": "5", "Connection": "keep-alive", "Date": HTTPDate.text(clock.now),
+            ], body: #"{"t":1}"#)
+        let response = try await Self.makeService(transport, clock: clock).get(Self.key, ifChangedFrom: nil)
+        guard case .fetched(let fetched) = response else {
+            Issue.record("expected a fetched value, got \(response)")
+            return
+        }
+        #expect(fetched.value.status == 200)
+        #expect(fetched.value.body == Array(#"{"t":1}"#.utf8))
+        #expect(fetched.value.contentType == "application/json")
+        #expect(!fetched.value.headers.contains("Connection"))
+        #expect(fetched.freshness == Freshness(lifetime: 60, age: 5, staleIfError: 300))
+        #expect(fetched.validators == Validators(etag: "\"a\""))
+    }
+
+    @Test func get_SendsStoredValidators_AndAnswersNotModifiedOn304() async throws {
+        let transport = ScriptedTransport(status: 304, headers: ["Cache-Control": "max-age=30", "ETag": "\"b\""])
+        let stored = Validators(etag: "\"a\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT")
+        let response = try await Self.makeService(transport).get(Self.key, ifChangedFrom: stored)
+        let request = try #require(transport.requests.first)
+        #expect(request.headers["If-None-Match"] == "\"a\"")
+        #expect(request.headers["If-Modified-Since"] == "Sun, 06 Nov 1994 08:49:37 GMT")
+        guard case .notModified(let freshness, let validators) = response else {
+            Issue.record("expected not modified, got \(response)")
+            return
+        }
+        #expect(freshness == Freshness(lifetime: 30))
+        #expect(validators == Validators(etag: "\"b\""))
+    }
+
+    @Test func get_FailsWithBadResponse_On304ToUnconditionalRequest() async throws {
+        let service = Self.makeService(ScriptedTransport(status: 304))
+        let error = await #expect(throws: ServiceError.self) { try await service.get(Self.key, ifChangedFrom: nil) }
+        #expect(error?.kind == .badResponse)
+    }
+
+    @Test(arguments: [
+        (404, ServiceError.Kind.notFound), (400, .rejected), (401, .rejected), (403, .rejected), (429, .rejected),
+        (410, .rejected), (500, .badResponse), (502, .badResponse), (503, .badResponse), (999, .badResponse),
+    ])
+    func get_MapsErrorStatus_ToServiceErrorKind(_ status: Int, _ kind: ServiceError.Kind) async throws {
+        let service = Self.makeService(ScriptedTransport(status: status, body: "nope"))
+        let error = await #expect(throws: ServiceError.self) { try await service.get(Self.key, ifChangedFrom: nil) }
+        #expect(error?.kind == kind)
+        #expect(error?.details["status"] == String(status))
+        #expect(error?.details["service"] == "weather")
+    }
+
+    @Test(arguments: [
+        (TransportError.Kind.timeout, ServiceError.Kind.timeout), (.refused, .unavailable), (.failed, .unavailable),
+        (.malformedResponse, .badResponse),
+    ])
+    func get_WrapsTransportError_InServiceErrorKind(_ transportKind: TransportError.Kind, _ kind: ServiceError.Kind)
+        async throws
+    {
+        let service = Self.makeService(ScriptedTransport(failing: TransportError(transportKind, "boom")))
+        let error = await #expect(throws: ServiceError.self) { try await service.get(Self.key, ifChangedFrom: nil) }
+        #expect(error?.kind == kind)
+        #expect((error?.inner as? TransportError)?.kind == transportKind)
+        #expect(ErrorChain(try #require(error)).links.map(\.code) == [kind.rawValue, transportKind.rawValue])
+    }
+
+    @Test func get_ThrowsCancellation_WhenTransportReportsCancelled() async throws {
+        let service = Self.makeService(ScriptedTransport(failing: TransportError(.cancelled, "gone")))
+        await #expect(throws: CancellationError.self) { try await service.get(Self.key, ifChangedFrom: nil) }
+    }
+
+    @Test func get_ThrowsCancellation_WithoutCalling_WhenTaskAlreadyCancelled() async throws {
+        let transport = ScriptedTransport(status: 200)
+        let service = Self.makeService(transport)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await service.get(Self.key, ifChangedFrom: nil)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(transport.requests.isEmpty)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A tiny blocking HTTP/1.1 upstream on 127.0.0.1, port 0, for transport tests that need bytes no
+/// well-behaved server would send (malformed answers, silence). One thread per connection: test code only.
+///
+/// Each request head (and its `Content-Length` body) is handed to `respond`, whose bytes are written
+/// back; `nil` means "say nothing" until ``stop()``. Connections stay open for further requests
+/// unless `closeAfterReply` is set.
+final class RawSocketUpstream: Sendable {
+    typealias Responder = @Sendable (_ request: String, _ body: [UInt8]) -> [UInt8]?
+
+    /// The bound port.
+    let port: Int
+    private let listener: Int32
+    private let respond: Responder
+    private let closeAfterReply: Bool
+    private let state = Mutex<(requests: [String], connections: Int, open: [Int32], stopped: Bool)>(([], 0, [], false))
+
+    /// Starts listening.
+    init(closeAfterReply: Bool = false, respond: @escaping Responder) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && listen(descriptor, 16) == 0
+                    && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw POSIXError(.EADDRINUSE)
+        }
+        listener = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+        self.respond = respond
+        self.closeAfterReply = closeAfterReply
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Answers every request with `response`.
+    convenience init(response: String, closeAfterReply: Bool = false) throws {
+        try self.init(closeAfterReply: closeAfterReply) { _, _ in Array(response.utf8) }
+    }
+
+    /// The request heads received so far.
+    var requests: [String] { state.withLock { $0.requests } }
+    /// The connections accepted so far.
+    var connections: Int { state.withLock { $0.connections } }
+
+    /// Stops listening and closes every connection. Shutting down happens under the lock that
+    /// closing a connection also takes, so a descriptor number reused elsewhere is never touched.
+    func stop() {
+        state.withLock { state in
+            state.stopped = true
+            shutdown(listener, Int32(SHUT_RDWR))
+            for descriptor in state.open { shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    deinit { close(listener) }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            let stopped = state.withLock { state in
+                state.connections += 1
+                if state.stopped {
+                    close(connection)
+                } else {
+                    state.open.append(connection)
+                }
+                return state.stopped
+            }
+            if stopped { return }
+            Thread.detachNewThread { [self] in serve(connection) }
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer {
+            state.withLock { state in
+                state.open.removeAll { $0 == connection }
+                close(connection)
+            }
+        }
+        var buffer: [UInt8] = []
+        while let (head, body) = readRequest(connection, buffer: &buffer) {
+            state.withLock { $0.requests.append(head) }
+            guard let reply = respond(head, body) else {
+                while readMore(connection, into: &buffer) {}
+                return
+            }
+            var written = 0
+            while written < reply.count {
+                let count = reply[written...].withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+                guard count > 0 else { return }
+                written += count
+            }
+            if closeAfterReply { return }
+        }
+    }
+
+    private func readRequest(_ connection: Int32, buffer: inout [UInt8]) -> (String, [UInt8])? {
+        let separator = Array("\r\n\r\n".utf8)
+        while true {
+            if let end = buffer.indices.dropLast(3).first(where: { buffer[$0..<$0 + 4].elementsEqual(separator) }) {
+                let head = String(decoding: buffer[..<end], as: UTF8.self)
+                let length = head.split(separator: "\r\n").compactMap { line -> Int? in
+                    let parts = line.split(separator: ":", maxSplits: 1)
+                    guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                    return Int(parts[1].trimmingCharacters(in: .whitespaces))
+                }.first ?? 0
+                while buffer.count < end + 4 + length {
+                    guard readMore(connection, into: &buffer) else { return nil }
+                }
+                let body = Array(buffer[(end + 4)..<(end + 4 + length)])
+                buffer.removeFirst(end + 4 + length)
+                return (head, body)
+            }
+            guard readMore(connection, into: &buffer) else { return nil }
+        }
+    }
+
+    private func readMore(_ connection: Int32, into buffer: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { read(connection, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
+    }
+}
