@@ -42,7 +42,7 @@ extension GatewayRouter {
             }
             do {
                 let answer = try await repository.refresh(key)
-                return RepositoryResponse.make(answer, request: HTTPRequest(method: .get, target: "/"), now: container.clock.now)
+                return RepositoryResponse.make(answer, request: request, now: container.clock.now)
             } catch {
                 return ProblemResponse.make(error, path: path, repository: name)
             }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTP1
 import RDS
 
@@ -56,19 +57,32 @@ extension GatewayRouter {
     }
 
     /// Server-Sent Events of the states of `key`: the current state first, then each change,
-    /// until the client goes away.
+    /// until the client goes away; a `: ping` comment every ``eventHeartbeat`` seconds keeps idle
+    /// proxies from closing the stream.
     func events(of key: ResourceKey, in repository: Repository<ResourceKey, Representation>) -> HTTPResponse {
         let states = repository.states(of: key)
+        let clock = container.clock
         let body = AsyncStream<[UInt8]> { continuation in
             let pump = Task {
                 for await state in states { continuation.yield(ResourceStateJSON.event(state)) }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in pump.cancel() }
+            let heartbeat = Task {
+                while (try? await clock.sleep(until: clock.now.addingTimeInterval(Self.eventHeartbeat))) != nil {
+                    continuation.yield(Array(": ping\n\n".utf8))
+                }
+            }
+            continuation.onTermination = { _ in
+                pump.cancel()
+                heartbeat.cancel()
+            }
         }
         let headers: HTTPHeaders = [
             "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
         ]
         return HTTPResponse(status: 200, headers: headers, body: .stream(body))
     }
+
+    /// Seconds between two SSE heartbeat comments.
+    static var eventHeartbeat: TimeInterval { 15 }
 }
