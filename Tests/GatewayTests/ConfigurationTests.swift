@@ -88,11 +88,6 @@ struct ConfigurationTests {
         #expect(error.keyPath == "RDS_PORT")
     }
 
-    @Test func configurationPath_PrefersRDSConfig() {
-        #expect(ConfigurationLoader(environment: ["RDS_CONFIG": "/etc/x.json"]).configurationPath(default: "a") == "/etc/x.json")
-        #expect(ConfigurationLoader(environment: [:]).configurationPath(default: "a") == "a")
-    }
-
     @Test func load_Throws_WhenKeyIsUnknown() throws {
         let error = try Self.error(Self.withRepository(["polcy": "cache-first"]))
         #expect(error.keyPath == "repositories.weather.polcy")

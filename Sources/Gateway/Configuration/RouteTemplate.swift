@@ -54,12 +54,6 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `true` when the template ends in a catch-all.
-    public var hasCatchAll: Bool {
-        if case .catchAll = segments.last { return true }
-        return false
-    }
-
     private static func parseSegment(_ part: Substring) throws(RouteTemplateError) -> Segment {
         guard !part.isEmpty else { throw RouteTemplateError("empty segment (\"//\" or a trailing \"/\")") }
         if part.first == "{" || part.last == "}" {

@@ -64,7 +64,7 @@ extension GatewayRouter {
         let settings = route.settings
         var object: [String: Any] = [
             "name": route.name, "route": settings.route, "service": settings.service, "upstreamPath": settings.upstreamPath,
-            "methods": settings.methods, "policy": settings.policy.rawValue, "minTTL": settings.minTTL,
+            "methods": settings.methods, "readWrite": settings.isReadWrite, "policy": settings.policy.rawValue, "minTTL": settings.minTTL,
             "maxTTL": settings.maxTTL, "defaultTTL": settings.defaultTTL,
             "staleWhileRevalidate": settings.staleWhileRevalidate, "staleIfError": settings.staleIfError,
             "refreshAhead": settings.refreshAhead ?? NSNull(), "warmUp": settings.warmUp,

@@ -38,6 +38,7 @@ struct EndToEndAdminTests {
         let (gateway, upstream) = try await Self.started()
         let list = try await gateway.get("/admin/repositories")
         #expect(list.text.contains(#""name":"items""#))
+        #expect(list.text.contains(#""readWrite":false"#))
         _ = try await gateway.get("/items/a")
         let state = try await gateway.get("/admin/repositories/items/state?path=/items/a")
         #expect(state.json["state"] as? String == "loaded")
