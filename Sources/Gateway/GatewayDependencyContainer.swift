@@ -102,6 +102,7 @@ public final class GatewayDependencyContainer: Sendable {
             memoryLevels[name] = level1
             metrics.registerRepository(name)
             metrics.observeCache(repository: name, level: "memory") { level1.statistics }
+            metrics.observeCoalescedWaiters(repository: name) { store.coalescedWaiters }
             routes.append(route)
         }
         self.routes = routes

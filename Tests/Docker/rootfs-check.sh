@@ -8,10 +8,10 @@
 # 3. Replays the Dockerfile's user set-up inside it, copies in the binary and Config/.
 # 4. Runs the gateway there with chroot as the non-root user and checks: /health, a repository
 #    request through the embedded demo upstream (miss, then hit), the disk cache written by that
-#    user, `rds-gateway healthcheck` (0 when up, 1 against a closed port), /metrics, and a
-#    SIGTERM that ends the process with status 0.
+#    user, `rds-gateway healthcheck` (0 while up, 1 once stopped), /metrics, and a SIGTERM that
+#    ends the process with status 0.
 #
-# Needs root, debootstrap, curl, python3 and the network to a Debian mirror on a cold cache.
+# Needs root, debootstrap, curl and the network to a Debian mirror on a cold cache.
 # Any missing piece or failed check stops the script with a message and a non-zero status.
 set -euo pipefail
 
@@ -27,7 +27,7 @@ fail() { echo "rootfs-check: FAILED: $*" >&2; exit 1; }
 step() { echo "rootfs-check: [$((SECONDS - script_start))s] $*"; }
 
 [ "$(id -u)" = 0 ] || fail "must run as root (debootstrap and chroot need it)"
-for tool in debootstrap chroot curl python3 sha256sum tar swift mount; do
+for tool in debootstrap chroot curl sha256sum tar swift mount; do
     command -v "$tool" >/dev/null || fail "$tool is not installed (see .ci/run)"
 done
 [ -f "$dockerfile" ] || fail "no Dockerfile at $dockerfile"
@@ -91,6 +91,7 @@ cleanup() {
 trap cleanup EXIT
 fail_with_log() { echo "--- gateway log ---" >&2; cat "$log" >&2; fail "$@"; }
 tar -C "$root" -xf "$tarball"
+chmod 0755 "$root" # mktemp made it 0700; an image's / is world-readable
 for package in $packages; do
     chroot "$root" dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
         || fail "$package is not installed in the root filesystem"
@@ -104,20 +105,23 @@ missing="$(chroot "$root" ldd /usr/local/bin/rds-gateway | grep 'not found' || t
 step "root filesystem ready: $(du -sh --exclude=proc "$root" | cut -f1)"
 
 # --- 4. Run it as the image would ---------------------------------------------------------------
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 image_env=(env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/app RDS_CONFIG=/app/Config/gateway.json
-    RDS_HOST=127.0.0.1 "RDS_PORT=$port" RDS_CACHE_DIR=/var/cache/rds-gateway RDS_LOG_LEVEL=info)
+    RDS_HOST=127.0.0.1 RDS_PORT=0 RDS_CACHE_DIR=/var/cache/rds-gateway RDS_LOG_LEVEL=info)
 in_image() { chroot --userspec="$user" "$root" "${image_env[@]}" "$@"; }
 # A simple command in the background, so that $! is the gateway itself (chroot, env and sh exec).
 chroot --userspec="$user" "$root" "${image_env[@]}" /bin/sh -c 'cd /app && exec rds-gateway' 2>"$log" &
 gateway_pid=$!
-base="http://127.0.0.1:$port"
+# The port comes from the start-up event: {"time":…,"event":"started","address":"http://127.0.0.1:PORT",…}
+port=""
 for _ in $(seq 1 150); do
-    curl -fsS "$base/health" >/dev/null 2>&1 && break
+    port="$(sed -n 's/.*"event":"started".*"address":"http:\/\/[^"]*:\([0-9][0-9]*\)".*/\1/p' "$log")"
+    [ -n "$port" ] && break
     kill -0 "$gateway_pid" 2>/dev/null || fail_with_log "the gateway exited at start-up"
     sleep 0.2
 done
-health="$(curl -fsS "$base/health")" || fail_with_log "/health did not answer within 30 s"
+[ -n "$port" ] || fail_with_log "no started event with an address within 30 s"
+base="http://127.0.0.1:$port"
+health="$(curl -fsS "$base/health")" || fail_with_log "/health did not answer"
 [[ "$health" == *'"ok"'* ]] || fail "/health answered $health"
 step "/health: $health"
 
@@ -131,19 +135,24 @@ rm -f "$headers"
 [ "$first" = MISS ] && [ "$second" = HIT ] || fail "expected X-Cache MISS then HIT, got '$first' then '$second'"
 step "repository request through the demo upstream: $first, then $second"
 
-cached="$(find "$root/var/cache/rds-gateway" -type f -user "${user%%:*}" | wc -l)"
-[ "$cached" -gt 0 ] || fail "nothing written to the disk cache volume by ${user%%:*}"
+# The disk level is written through after the answer: give it a moment. The user is looked up
+# inside the image, where it exists.
+uid="$(chroot "$root" id -u "${user%%:*}")" || fail "no user ${user%%:*} in the root filesystem"
+cached=0
+for _ in $(seq 1 50); do
+    cached="$( (find "$root/var/cache/rds-gateway" -type f -uid "$uid" 2>/dev/null || true) | wc -l)"
+    [ "$cached" -gt 0 ] && break
+    sleep 0.1
+done
+[ "$cached" -gt 0 ] || fail_with_log "nothing written to the disk cache volume by ${user%%:*}: $(ls -laR "$root/var/cache/rds-gateway" 2>&1 | head -20)"
 step "disk cache: $cached file(s) owned by ${user%%:*}"
 
-in_image rds-gateway healthcheck || fail "'rds-gateway healthcheck' failed against a healthy gateway"
-closed="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-if in_image rds-gateway healthcheck --port "$closed" 2>/dev/null; then
-    fail "'rds-gateway healthcheck' succeeded against a closed port"
-fi
-step "healthcheck: 0 when up, 1 against a closed port"
+in_image env "RDS_PORT=$port" rds-gateway healthcheck || fail "'rds-gateway healthcheck' failed against a healthy gateway"
+step "healthcheck: 0 while the gateway runs"
 
-curl -fsS "$base/metrics" | grep -q '^rds_gateway_http_requests_total{' || fail "/metrics lacks rds_gateway_http_requests_total"
-step "/metrics answers"
+metrics="$(curl -fsS "$base/metrics")" || fail "GET /metrics failed"
+grep -q '^rds_gateway_http_requests_total{' <<<"$metrics" || fail "/metrics lacks rds_gateway_http_requests_total"
+step "/metrics: $(grep -c '^rds_gateway_' <<<"$metrics") samples"
 
 kill -TERM "$gateway_pid"
 status=0
@@ -152,4 +161,8 @@ gateway_pid=""
 [ "$status" = 0 ] || fail_with_log "SIGTERM ended the gateway with status $status, not 0"
 grep -q '"event":"request"' "$log" || fail_with_log "no JSON request log line on stderr"
 step "SIGTERM: exit status 0"
+if in_image env "RDS_PORT=$port" rds-gateway healthcheck 2>/dev/null; then
+    fail "'rds-gateway healthcheck' succeeded after the gateway stopped"
+fi
+step "healthcheck: 1 once the gateway has stopped"
 step "PASSED in $((SECONDS - script_start)) s"

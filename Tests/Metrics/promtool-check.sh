@@ -7,7 +7,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 fail() { echo "promtool-check: FAILED: $*" >&2; exit 1; }
-for tool in promtool curl python3 swift; do
+for tool in promtool curl swift; do
     command -v "$tool" >/dev/null || fail "$tool is not installed (see .ci/run)"
 done
 
@@ -22,16 +22,19 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-RDS_CONFIG="$repo/Config/gateway.json" RDS_HOST=127.0.0.1 RDS_PORT="$port" RDS_CACHE_DIR="$work/cache" \
-    RDS_LOG_LEVEL=warning "$binary" 2>"$work/gateway.log" &
+RDS_CONFIG="$repo/Config/gateway.json" RDS_HOST=127.0.0.1 RDS_PORT=0 RDS_CACHE_DIR="$work/cache" \
+    RDS_LOG_LEVEL=info "$binary" 2>"$work/gateway.log" &
 pid=$!
-base="http://127.0.0.1:$port"
+# The port comes from the start-up event: {"time":…,"event":"started","address":"http://127.0.0.1:PORT",…}
+port=""
 for _ in $(seq 1 150); do
-    curl -fsS "$base/health" >/dev/null 2>&1 && break
+    port="$(sed -n 's/.*"event":"started".*"address":"http:\/\/[^"]*:\([0-9][0-9]*\)".*/\1/p' "$work/gateway.log")"
+    [ -n "$port" ] && break
     kill -0 "$pid" 2>/dev/null || { cat "$work/gateway.log" >&2; fail "the gateway exited at start-up"; }
     sleep 0.2
 done
+[ -n "$port" ] || { cat "$work/gateway.log" >&2; fail "no started event with an address within 30 s"; }
+base="http://127.0.0.1:$port"
 curl -fsS "$base/health" >/dev/null || { cat "$work/gateway.log" >&2; fail "/health did not answer within 30 s"; }
 
 for path in /weather/paris /weather/paris /weather/atlantis "/locations?name=par" /health/ready /no/such/route; do

@@ -37,13 +37,6 @@ extension GatewayMetrics {
         var labelValues: [String] { [repository, result.rawValue] }
     }
 
-    /// Labels of `rds_gateway_cache_coalesced_waiters_total`.
-    struct RepositoryLabels: MetricLabels {
-        var repository: String
-        static var labelNames: [String] { ["repository"] }
-        var labelValues: [String] { [repository] }
-    }
-
     /// Labels of the upstream call counter and latency histogram.
     struct ServiceLabels: MetricLabels {
         var service: String

@@ -17,7 +17,7 @@ public final class GatewayMetrics: Sendable {
     private let requests: MetricFamily<RequestLabels, Counter>
     private let requestDuration: MetricFamily<RouteLabels, Histogram>
     private let cacheLookups: MetricFamily<CacheLabels, Counter>
-    private let coalescedWaiters: MetricFamily<RepositoryLabels, Counter>
+    private let coalescedWaiters: CallbackMetric
     private let upstreamCalls: MetricFamily<ServiceLabels, Counter>
     private let upstreamErrors: MetricFamily<ServiceErrorLabels, Counter>
     private let upstreamDuration: MetricFamily<ServiceLabels, Histogram>
@@ -40,10 +40,10 @@ public final class GatewayMetrics: Sendable {
         cacheLookups = registry.counter(
             "rds_gateway_cache_lookups_total",
             help: "Repository reads by result: hit, miss, stale, revalidated, bypass.", labels: CacheLabels.self)
-        coalescedWaiters = registry.counter(
+        coalescedWaiters = registry.callback(
             "rds_gateway_cache_coalesced_waiters_total",
-            help: "Reads that joined an upstream call already in flight for the same key.",
-            labels: RepositoryLabels.self)
+            help: "Reads that joined an upstream call already in flight for the same key.", type: .counter,
+            labelNames: ["repository"])
         upstreamCalls = registry.counter(
             "rds_gateway_upstream_requests_total", help: "Calls made to an upstream service.",
             labels: ServiceLabels.self)
@@ -71,7 +71,6 @@ public final class GatewayMetrics: Sendable {
         for result in CacheResult.allCases {
             _ = cacheLookups.labels(CacheLabels(repository: repository, result: result))
         }
-        _ = coalescedWaiters.labels(RepositoryLabels(repository: repository))
     }
 
     /// Creates the zero series of an upstream service.
@@ -96,9 +95,10 @@ public final class GatewayMetrics: Sendable {
         cacheLookups.labels(CacheLabels(repository: repository, result: result)).increment()
     }
 
-    /// Counts one read that waited for another read's upstream call.
-    public func recordCoalescedWaiter(repository: String) {
-        coalescedWaiters.labels(RepositoryLabels(repository: repository)).increment()
+    /// Reads a repository's count of reads that joined an upstream call already under way
+    /// (``RepositoryStore/coalescedWaiters``) at every rendering.
+    public func observeCoalescedWaiters(repository: String, count: @escaping @Sendable () -> Int) {
+        coalescedWaiters.addReader { [MetricReading(labelValues: [repository], value: Double(count()))] }
     }
 
     /// Counts one upstream call and its latency; `errorCode` (e.g. `upstream_timeout`) when it failed.

@@ -69,8 +69,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
             "path": .string(String(request.path)),
             "route": .string(classification.route),
             "status": .int(response.status),
-            "duration_ms": .double(
-                Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15),
+            "duration_ms": .double(duration.milliseconds),
             "request_id": .string(id.value),
         ]
         if let cache { fields["cache"] = .string(cache) }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -7,12 +6,10 @@ import Synchronization
 /// status 128 + the signal number (143 for SIGTERM, 130 for SIGINT).
 public final class ShutdownSignals: Sendable {
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "rds-gateway.signals")
 
     private struct State {
         var received: [Int32] = []
         var waiters: [CheckedContinuation<Int32, Never>] = []
-        var sources: [any DispatchSourceSignal] = []
     }
 
     /// Starts listening: the signals no longer stop the process by themselves.
@@ -20,17 +17,8 @@ public final class ShutdownSignals: Sendable {
     ///   - signals: The signals to handle.
     ///   - onSecondSignal: Called just before the immediate exit, e.g. to log it.
     public init(signals: [Int32] = [SIGTERM, SIGINT], onSecondSignal: @escaping @Sendable (Int32) -> Void = { _ in }) {
-        let queue = queue
-        state.withLock { state in
-            state.sources = signals.map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { [weak self] in
-                    self?.receive(number, onSecondSignal: onSecondSignal)
-                }
-                source.resume()
-                return source
-            }
+        SignalRelay.listen(to: signals) { [weak self] number in
+            self?.receive(number, onSecondSignal: onSecondSignal)
         }
     }
 

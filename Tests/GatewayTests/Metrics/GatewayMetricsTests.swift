@@ -37,7 +37,7 @@ struct GatewayMetricsTests {
         for result: GatewayMetrics.CacheResult in [.miss, .hit, .hit, .stale, .revalidated, .hit] {
             metrics.recordCacheResult(result, repository: "weather")
         }
-        metrics.recordCoalescedWaiter(repository: "weather")
+        metrics.observeCoalescedWaiters(repository: "weather") { 4 }
         metrics.recordUpstreamCall(service: "demo", duration: .milliseconds(20), errorCode: nil)
         metrics.recordUpstreamCall(service: "demo", duration: .seconds(2), errorCode: "upstream_timeout")
         metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 200, duration: .microseconds(300))
@@ -51,7 +51,7 @@ struct GatewayMetricsTests {
         #expect(value(in: families, "rds_gateway_cache_lookups_total", weather.merging(["result": "miss"]) { $1 }) == 1)
         #expect(
             value(in: families, "rds_gateway_cache_lookups_total", weather.merging(["result": "stale"]) { $1 }) == 1)
-        #expect(value(in: families, "rds_gateway_cache_coalesced_waiters_total", weather) == 1)
+        #expect(value(in: families, "rds_gateway_cache_coalesced_waiters_total", weather) == 4)
         #expect(value(in: families, "rds_gateway_upstream_requests_total", ["service": "demo"]) == 2)
         #expect(
             value(in: families, "rds_gateway_upstream_errors_total", ["service": "demo", "code": "upstream_timeout"])

@@ -27,7 +27,14 @@ final class CannedHTTPListener: Sendable {
         }
         self.descriptor = descriptor
         self.port = Int(UInt16(bigEndian: address.sin_port))
+        // The thread owns the descriptor: it closes it once accept fails after stop(), so the
+        // number cannot be reused by another test's socket while this thread still accepts on it.
         Thread.detachNewThread {
+            var silent: [Int32] = []
+            defer {
+                silent.forEach { close($0) }
+                close(descriptor)
+            }
             while true {
                 let client = accept(descriptor, nil, nil)
                 guard client >= 0 else { return }
@@ -43,14 +50,15 @@ final class CannedHTTPListener: Sendable {
                         send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
                     }
                     close(client)
+                } else {
+                    silent.append(client)
                 }
             }
         }
     }
 
-    /// Stops accepting.
+    /// Stops accepting; the listener's thread then closes its sockets.
     func stop() {
         shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
     }
 }

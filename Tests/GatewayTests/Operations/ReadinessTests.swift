@@ -5,8 +5,8 @@ import RDSTesting
 import Testing
 
 struct ReadinessTests {
-    @Test func report_IsReady_WhenWarmUpIsOverAndTheCacheFolderIsWritable() throws {
-        try withTemporaryDirectory { directory in
+    @Test func report_IsReady_WhenWarmUpIsOverAndTheCacheFolderIsWritable() async throws {
+        try await withTemporaryDirectory { directory in
             let readiness = Readiness(cacheDirectory: directory, services: ["demo"])
             let report = readiness.report()
             #expect(report.ready)
@@ -39,8 +39,8 @@ struct ReadinessTests {
         #expect(readiness.report().warmUp == "done")
     }
 
-    @Test func report_FlipsToNotReadyAndBack_WhenTheCacheFolderBecomesUnwritable() throws {
-        try withTemporaryDirectory { parent in
+    @Test func report_FlipsToNotReadyAndBack_WhenTheCacheFolderBecomesUnwritable() async throws {
+        try await withTemporaryDirectory { parent in
             let cache = parent.appendingPathComponent("cache")
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: false)
             let readiness = Readiness(cacheDirectory: cache, services: [])
@@ -88,9 +88,9 @@ struct ReadinessTests {
 }
 
 /// Runs `body` with a new empty folder that is removed afterwards.
-func withTemporaryDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
+func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rds-ops-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
+    return try await body(directory)
 }
