@@ -10,7 +10,8 @@ struct RouterEventsTests {
         let configuration = GatewayConfiguration(
             services: ["up": ServiceSettings(baseURL: "http://127.0.0.1:9")],
             repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")])
-        let container = try await Bootstrap.makeContainer(configuration: configuration, clock: clock, logger: RecordingLogger())
+        let container = try await Bootstrap.makeContainer(
+            configuration: configuration, clock: clock, logger: RecordingLogger())
         let response = await GatewayRouter(container: container).handle(
             HTTPRequest(method: .get, target: "/items/a", headers: ["Accept": "text/event-stream"]))
         #expect(response.headers["Content-Type"] == "text/event-stream")

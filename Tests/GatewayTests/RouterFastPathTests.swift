@@ -12,7 +12,8 @@ struct RouterFastPathTests {
         let configuration = GatewayConfiguration(
             services: ["up": ServiceSettings(baseURL: upstream.baseURL)],
             repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")])
-        let container = try await Bootstrap.makeContainer(configuration: configuration, clock: clock, logger: RecordingLogger())
+        let container = try await Bootstrap.makeContainer(
+            configuration: configuration, clock: clock, logger: RecordingLogger())
         let router = GatewayRouter(container: container)
         let request = HTTPRequest(method: .get, target: "/items/a")
         #expect(router.respondImmediately(to: request) == nil)
@@ -20,8 +21,12 @@ struct RouterFastPathTests {
         let hit = try #require(router.respondImmediately(to: request))
         #expect(hit.headers["X-Cache"] == "HIT")
         #expect(router.respondImmediately(to: HTTPRequest(method: .head, target: "/items/a"))?.status == 200)
-        #expect(router.respondImmediately(to: HTTPRequest(method: .get, target: "/items/a", headers: ["Cache-Control": "no-cache"])) == nil)
-        #expect(router.respondImmediately(to: HTTPRequest(method: .get, target: "/items/a", headers: ["Accept": "text/event-stream"])) == nil)
+        #expect(
+            router.respondImmediately(
+                to: HTTPRequest(method: .get, target: "/items/a", headers: ["Cache-Control": "no-cache"])) == nil)
+        #expect(
+            router.respondImmediately(
+                to: HTTPRequest(method: .get, target: "/items/a", headers: ["Accept": "text/event-stream"])) == nil)
         #expect(router.respondImmediately(to: HTTPRequest(method: .put, target: "/items/a")) == nil)
         #expect(router.respondImmediately(to: HTTPRequest(method: .get, target: "/health"))?.status == 200)
         clock.advance(by: 61)
@@ -33,7 +38,8 @@ struct RouterFastPathTests {
 
     @Test func warmUp_LoadsTheConfiguredPaths() async throws {
         let upstream = try await EndToEndUpstream.start()
-        upstream.on("/items/w") { _, _ in EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "warm") }
+        upstream.on("/items/w") { _, _ in EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "warm")
+        }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
             var settings = settings
             settings.warmUp = ["/items/w"]

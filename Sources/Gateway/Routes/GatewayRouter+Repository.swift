@@ -42,13 +42,15 @@ extension GatewayRouter {
             if request.method == .delete {
                 result = try await repository.delete(key)
             } else {
-                let value = Representation.write(request.method, body: request.body, contentType: request.headers["Content-Type"])
+                let value = Representation.write(
+                    request.method, body: request.body, contentType: request.headers["Content-Type"])
                 result = try await repository.save(value, for: key)
             }
             guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
             var headers = reply.headers
             headers["X-Cache"] = "BYPASS"
-            headers["Cache-Status"] = "\(RepositoryResponse.cacheName); fwd=request; fwd-status=\(reply.status)"
+            headers["Cache-Status"] =
+                "\(RepositoryResponse.cacheName); fwd=request; fwd-status=\(reply.status)"
                 + (result.stored != nil ? "; stored" : "")
             return HTTPResponse(status: reply.status, headers: headers, bytes: reply.body)
         } catch {

@@ -80,7 +80,9 @@ public struct GatewayRouter: HTTPHandler {
     /// The route template and repository of `request`, for metrics and request logs.
     public func classify(_ request: HTTPRequest) -> RouteClassification {
         let path = request.path
-        if path == "/health" || path == "/metrics" || path == "/health/ready" { return RouteClassification(route: String(path)) }
+        if path == "/health" || path == "/metrics" || path == "/health/ready" {
+            return RouteClassification(route: String(path))
+        }
         if path.hasPrefix("/admin/") { return RouteClassification(route: "/admin") }
         if demo != nil, path.hasPrefix("/__demo/") { return RouteClassification(route: "/__demo") }
         guard let (route, _) = match(path) else { return .unmatched }

@@ -7,7 +7,8 @@ struct EndToEndAdminTests {
     static func started(adminToken: String? = nil) async throws -> (EndToEndGateway, EndToEndUpstream) {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/a") { _, call in
-            EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60", "Content-Type": "text/plain"], body: "v\(call)")
+            EndToEndUpstream.Reply(
+                headers: ["Cache-Control": "max-age=60", "Content-Type": "text/plain"], body: "v\(call)")
         }
         let gateway = try await EndToEndGateway.start(
             services: ["up": ServiceSettings(baseURL: upstream.baseURL)],

@@ -67,9 +67,13 @@ struct EndToEndConcurrencyTests {
         let staying = Task { try await gateway.get("/items/shared") }
         await upstream.waitForArrivals(1)
         let deadline = ContinuousClock.now + .seconds(10)
-        while store.waiterCount(for: key) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while store.waiterCount(for: key) < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         EndToEndClient.disconnect(leaving)
-        while store.waiterCount(for: key) > 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while store.waiterCount(for: key) > 1, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         #expect(store.isFetching(key))
         upstream.openGate()
         let answer = try await staying.value

@@ -15,6 +15,7 @@ struct EndToEndPolicyTests {
             return settings
         }
         let events = try gateway.subscribe("/items/a")
+        await events.waitForEvents(1)
         _ = try await gateway.get("/items/a")
         gateway.clock.advance(by: 70)
         let stale = try await gateway.get("/items/a")
