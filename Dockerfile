@@ -26,7 +26,7 @@ COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product rds-gateway \
-    && install -D -m 0755 "$(swift build -c release --show-bin-path)/rds-gateway" /staging/rds-gateway
+    && install -D -s -m 0755 "$(swift build -c release --show-bin-path)/rds-gateway" /staging/rds-gateway
 
 # ---- runtime: slim Debian with only what the binary links beyond glibc and libstdc++ ----
 FROM ${RUNTIME_IMAGE}

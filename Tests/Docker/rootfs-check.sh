@@ -36,6 +36,7 @@ done
 # --- What the Dockerfile says -------------------------------------------------------------------
 build_command='swift build -c release --static-swift-stdlib --product rds-gateway'
 grep -qF "RUN $build_command" "$dockerfile" || fail "the Dockerfile no longer builds with: $build_command"
+grep -qF 'install -D -s -m 0755' "$dockerfile" || fail "the Dockerfile no longer installs the binary stripped"
 packages="$(sed -n 's/^ARG RUNTIME_PACKAGES="\(.*\)"$/\1/p' "$dockerfile")"
 [ -n "$packages" ] || fail "no ARG RUNTIME_PACKAGES=\"…\" line in the Dockerfile"
 # The RUN instruction starting with `useradd`, continuation lines joined.
@@ -51,7 +52,7 @@ step "building: $build_command"
 (cd "$repo" && $build_command) || fail "release build failed"
 binary="$(cd "$repo" && swift build -c release --show-bin-path)/rds-gateway"
 [ -x "$binary" ] || fail "no binary at $binary"
-step "binary: $(du -h "$binary" | cut -f1), links: $(readelf -d "$binary" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+step "binary: $(du -h "$binary" | cut -f1) before strip, links: $(readelf -d "$binary" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 
 # --- 2. The cached root filesystem --------------------------------------------------------------
 key="$(printf '%s\n' "debootstrap $suite minbase v1" $(printf '%s\n' $packages | sort) | sha256sum | cut -c1-16)"
@@ -97,7 +98,7 @@ for package in $packages; do
         || fail "$package is not installed in the root filesystem"
 done
 chroot "$root" /bin/sh -c "$user_setup" || fail "the Dockerfile's user set-up failed: $user_setup"
-install -D -m 0755 "$binary" "$root/usr/local/bin/rds-gateway"
+install -D -s -m 0755 "$binary" "$root/usr/local/bin/rds-gateway" # stripped, as the build stage does
 cp -R "$repo/Config" "$root/app/Config"
 mount -t proc proc "$root/proc" || fail "cannot mount /proc in the root filesystem"
 missing="$(chroot "$root" ldd /usr/local/bin/rds-gateway | grep 'not found' || true)"

@@ -76,9 +76,13 @@ public enum GatewayCommand {
             printError("rds-gateway: \(error.description)")
             return 1
         }
-        let level =
-            (try? LogLevel.resolve(configured: configuration.logging.level, environment: environment))
-            ?? configuration.logging.level
+        let level: LogLevel
+        do {
+            level = try LogLevel.resolve(configured: configuration.logging.level, environment: environment)
+        } catch {
+            printError("rds-gateway: \(error)")
+            return 1
+        }
         let logger = JSONLinesLogger(minimumLevel: level)
         let container: GatewayDependencyContainer
         do {
