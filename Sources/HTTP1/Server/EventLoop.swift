@@ -52,22 +52,24 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Starts the loop's thread; it keeps the loop alive until `stop()`.
-    func start() {
+    /// - Throws: `SocketError` when the thread cannot be created.
+    func start() throws {
         let retained = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { argument in
-                guard let argument else { return nil }
-                let loop = Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue()
-                loop.run()
-                return nil
-            }, retained)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
+        let created = pthread_create(&thread, nil, Self.threadMain, retained)
+        guard created == 0 else {
             Unmanaged<EventLoop>.fromOpaque(retained).release()
+            throw SocketError(operation: "pthread_create", code: created)
         }
+        pthread_detach(thread)
+    }
+
+    /// The loop thread's entry point: takes over the reference `start()` retained.
+    private static let threadMain: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = {
+        argument in
+        guard let argument else { return nil }
+        Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue().run()
+        return nil
     }
 
     /// Closes every connection and ends the loop's thread.
