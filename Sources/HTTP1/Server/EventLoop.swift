@@ -20,6 +20,8 @@ final class EventLoop: @unchecked Sendable {
     private let checkInterval: Duration
     private var connections: [Int32: HTTPConnection] = [:]
     private var isStopped = false
+    private var cachedNow = ContinuousClock.now
+    private var isNowStale = true
     private static let wakeToken = UInt64.max
 
     /// A loop whose deadline checks run every `checkInterval`; it runs once `start()` is called.
@@ -89,6 +91,16 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// The time of the current loop turn: read from the clock at most once per turn (per
+    /// `epoll_wait`), which is precise enough for deadlines of seconds.
+    var now: ContinuousClock.Instant {
+        if isNowStale {
+            cachedNow = .now
+            isNowStale = false
+        }
+        return cachedNow
+    }
+
     /// Open connections on this loop.
     var connectionCount: Int { connections.count }
 
@@ -124,12 +136,13 @@ final class EventLoop: @unchecked Sendable {
         let timeout = Int32(max(1, checkInterval / .milliseconds(1)))
         var nextCheck = ContinuousClock.now + checkInterval
         while !isStopped {
+            isNowStale = true
             epoll.wait(timeoutMilliseconds: timeout) { token, events in
                 if token == Self.wakeToken { return drainWakePipe() }
                 connections[Int32(truncatingIfNeeded: token)]?.handle(events)
             }
             runPending()
-            let now = ContinuousClock.now
+            let now = self.now
             if now >= nextCheck {
                 nextCheck = now + checkInterval
                 for connection in connections.values { connection.checkDeadline(now: now) }
