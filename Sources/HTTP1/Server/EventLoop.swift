@@ -101,9 +101,6 @@ final class EventLoop: @unchecked Sendable {
         return cachedNow
     }
 
-    /// Open connections on this loop.
-    var connectionCount: Int { connections.count }
-
     /// Takes ownership of a connection and watches it for reading.
     /// - Throws: `SocketError` when epoll refuses the descriptor.
     func add(_ connection: HTTPConnection) throws {
@@ -167,5 +164,4 @@ final class EventLoop: @unchecked Sendable {
         }
         for item in work { item() }
     }
-
 }
