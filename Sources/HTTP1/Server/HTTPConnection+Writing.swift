@@ -20,7 +20,7 @@ extension HTTPConnection {
             case .sent(let count):
                 outboundOffset += count
             case .wouldBlock:
-                machine.writeBlocked(now: .now)
+                machine.writeBlocked(now: loop.now)
                 waitForWritable(true)
                 return
             case .failed:
