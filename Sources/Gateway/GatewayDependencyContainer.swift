@@ -69,7 +69,8 @@ public final class GatewayDependencyContainer: Sendable {
             } catch {
                 throw ConfigurationError(file: "<configuration>", keyPath: "repositories.\(name)", problem: "\(error)")
             }
-            guard let service = configuration.services[settings.service], let baseURL = baseURLs[settings.service] else {
+            guard let service = configuration.services[settings.service], let baseURL = baseURLs[settings.service]
+            else {
                 throw ConfigurationError(
                     file: "<configuration>", keyPath: "repositories.\(name).service",
                     problem: "no base URL for the service \"\(settings.service)\"")
@@ -85,7 +86,8 @@ public final class GatewayDependencyContainer: Sendable {
                     datastore = TwoLevelDatastore(l1: level1, l2: level2, logger: logger)
                 } catch {
                     diskProblems[name] = ErrorChain(error).links.map(\.message).joined(separator: ": ")
-                    logger.log(.error, "disk_cache_unavailable", ["repository": .string(name), "path": .string(folder.path)])
+                    logger.log(
+                        .error, "disk_cache_unavailable", ["repository": .string(name), "path": .string(folder.path)])
                     datastore = level1
                 }
             } else {
@@ -128,7 +130,8 @@ public final class GatewayDependencyContainer: Sendable {
     ) -> HTTPService {
         HTTPService(
             name: name, baseURL: baseURL, timeouts: settings.timeouts,
-            defaultHeaders: HTTPHeaders(settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
+            defaultHeaders: HTTPHeaders(
+                settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
             apiKey: settings.apiKey.map(Self.makeAPIKey), forwardedHeaders: repository.forwardedHeaderList,
             transport: transport, clock: clock)
     }

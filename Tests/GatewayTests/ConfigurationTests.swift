@@ -88,11 +88,6 @@ struct ConfigurationTests {
         #expect(error.keyPath == "RDS_PORT")
     }
 
-    @Test func configurationPath_PrefersRDSConfig() {
-        #expect(ConfigurationLoader(environment: ["RDS_CONFIG": "/etc/x.json"]).configurationPath(default: "a") == "/etc/x.json")
-        #expect(ConfigurationLoader(environment: [:]).configurationPath(default: "a") == "a")
-    }
-
     @Test func load_Throws_WhenKeyIsUnknown() throws {
         let error = try Self.error(Self.withRepository(["polcy": "cache-first"]))
         #expect(error.keyPath == "repositories.weather.polcy")
@@ -104,7 +99,9 @@ struct ConfigurationTests {
 
     @Test func load_Throws_WhenServiceIsMissing() throws {
         let error = try Self.error(Self.withRepository(["service": "wether"]))
-        #expect(error.description == #"test.json: repositories.weather.service: no service named "wether"; expected one of: demo"#)
+        #expect(
+            error.description
+                == #"test.json: repositories.weather.service: no service named "wether"; expected one of: demo"#)
     }
 
     @Test func load_Throws_WhenRequiredKeyIsMissing() throws {
@@ -156,27 +153,38 @@ struct ConfigurationTests {
         #expect(mismatch.keyPath == "server.port")
         #expect(mismatch.problem == "expected an integer")
         #expect(try Self.error(Self.withRepository(["minTTL": -1])).keyPath == "repositories.weather.minTTL")
-        #expect(try Self.error(Self.withRepository(["minTTL": 100, "maxTTL": 10])).keyPath == "repositories.weather.maxTTL")
-        #expect(try Self.error(Self.withRepository(["defaultTTL": 999_999])).keyPath == "repositories.weather.defaultTTL")
-        #expect(try Self.error(Self.withRepository(["refreshAhead": 1.5])).keyPath == "repositories.weather.refreshAhead")
+        #expect(
+            try Self.error(Self.withRepository(["minTTL": 100, "maxTTL": 10])).keyPath == "repositories.weather.maxTTL")
+        #expect(
+            try Self.error(Self.withRepository(["defaultTTL": 999_999])).keyPath == "repositories.weather.defaultTTL")
+        #expect(
+            try Self.error(Self.withRepository(["refreshAhead": 1.5])).keyPath == "repositories.weather.refreshAhead")
         var timeouts = Self.base()
         timeouts["services"] = ["demo": ["baseURL": "http://h", "timeouts": ["connect": 0]]]
         #expect(try Self.error(timeouts).keyPath == "services.demo.timeouts.connect")
     }
 
     @Test func load_Throws_WhenMethodsOrHeadersAreBad() throws {
-        #expect(try Self.error(Self.withRepository(["methods": ["GET", "FETCH"]])).keyPath == "repositories.weather.methods[1]")
+        #expect(
+            try Self.error(Self.withRepository(["methods": ["GET", "FETCH"]])).keyPath
+                == "repositories.weather.methods[1]")
         #expect(try Self.error(Self.withRepository(["methods": ["PUT"]])).keyPath == "repositories.weather.methods")
         let hop = try Self.error(Self.withRepository(["forwardHeaders": ["Accept", "Connection"]]))
         #expect(hop.keyPath == "repositories.weather.forwardHeaders[1]")
         #expect(try Self.error(Self.withRepository(["policy": "cache-last"])).keyPath == "repositories.weather.policy")
-        #expect(try Self.error(Self.withRepository(["cacheKey": ["query": "all"]])).keyPath == "repositories.weather.cacheKey.query")
+        #expect(
+            try Self.error(Self.withRepository(["cacheKey": ["query": "all"]])).keyPath
+                == "repositories.weather.cacheKey.query")
     }
 
     @Test func load_Throws_WhenAPIKeyIsAmbiguous() throws {
         var object = Self.base()
-        object["services"] = ["demo": ["baseURL": "http://h", "apiKey": ["env": "K", "file": "/k", "header": "X-Key"]]]
-        #expect(try Self.error(object).description == #"test.json: services.demo.apiKey: expected exactly one of "env" or "file""#)
+        object["services"] = [
+            "demo": ["baseURL": "http://h", "apiKey": ["env": "K", "file": "/k", "header": "X-Key"]]
+        ]
+        #expect(
+            try Self.error(object).description
+                == #"test.json: services.demo.apiKey: expected exactly one of "env" or "file""#)
         object["services"] = ["demo": ["baseURL": "http://h", "apiKey": ["env": "K"]]]
         #expect(try Self.error(object).problem == #"expected exactly one of "header" or "query""#)
         object["services"] = ["demo": ["baseURL": "http://h", "apiKey": ["env": "K", "query": "appid"]]]

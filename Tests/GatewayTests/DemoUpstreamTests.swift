@@ -7,7 +7,9 @@ import Testing
 struct DemoUpstreamTests {
     let clock = ManualClock()
 
-    func send(_ demo: DemoUpstream, _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: String = "")
+    func send(
+        _ demo: DemoUpstream, _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: String = ""
+    )
         async -> HTTPResponse
     {
         await demo.handle(HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
@@ -52,7 +54,8 @@ struct DemoUpstreamTests {
     @Test func notes_SupportWriteReadPatchDelete() async throws {
         let demo = DemoUpstream(clock: clock)
         #expect(await send(demo, .get, "/notes/a").status == 404)
-        let created = await send(demo, .put, "/notes/a", headers: ["Content-Type": "application/json"], body: #"{"text":"hi"}"#)
+        let created = await send(
+            demo, .put, "/notes/a", headers: ["Content-Type": "application/json"], body: #"{"text":"hi"}"#)
         #expect(created.status == 201)
         let patched = await send(demo, .patch, "/notes/a", body: #"{"done":true}"#)
         #expect(patched.status == 200)

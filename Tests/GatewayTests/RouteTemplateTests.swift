@@ -74,6 +74,8 @@ struct RouteTemplateTests {
         #expect(
             throws: RouteTemplateError("{town} is not captured by the route /weather/{city}; it captures: {city}")
         ) { try UpstreamPathTemplate(parsing: "/w/{town}", route: route) }
-        #expect(throws: RouteTemplateError("unclosed \"{\"")) { try UpstreamPathTemplate(parsing: "/w/{city", route: route) }
+        #expect(throws: RouteTemplateError("unclosed \"{\"")) {
+            try UpstreamPathTemplate(parsing: "/w/{city", route: route)
+        }
     }
 }

@@ -88,8 +88,8 @@ struct HTTPConnectionStateMachineTests {
         var machine = makeMachine()
         machine.bytesReceived(now: start)
         machine.requestReceived(keepAlive: true)
-        machine.writeBlocked(true, now: start)
-        machine.writeBlocked(true, now: start + .seconds(10))
+        machine.writeBlocked(now: start)
+        machine.writeBlocked(now: start + .seconds(10))
         #expect(machine.timeout(now: start + .seconds(29)) == .none)
         #expect(machine.timeout(now: start + .seconds(30)) == .close)
     }
@@ -98,8 +98,8 @@ struct HTTPConnectionStateMachineTests {
         var machine = makeMachine()
         machine.bytesReceived(now: start)
         machine.requestReceived(keepAlive: true)
-        machine.writeBlocked(true, now: start)
-        machine.writeBlocked(false, now: start + .seconds(1))
+        machine.writeBlocked(now: start)
+        machine.writeDrained()
         #expect(machine.writeDeadline == nil)
         #expect(machine.timeout(now: start + .seconds(100)) == .none)
     }

@@ -100,6 +100,23 @@ struct HTTPServerLifecycleTests {
         #expect(await iterator.next() == "cancelled /hang")
     }
 
+    @Test func run_ShutsDownAndFreesPort_WhenItsTaskIsCancelled() async throws {
+        let server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0),
+            handler: ClosureHTTPHandler { _ in HTTPResponse(status: 204) })
+        try await server.start()
+        let port = server.port
+        let running = Task { try await server.run(gracePeriod: .milliseconds(50)) }
+        let client = try await RawHTTPClient.connect(port: port)
+        try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(RawHTTPResponses.parse(await client.readResponses(1)).map(\.status) == [204])
+        running.cancel()
+        try await running.value
+        #expect(await client.isClosedByServer())
+        client.close()
+        await #expect(throws: SocketError.self) { _ = try await RawHTTPClient.connect(port: port) }
+    }
+
     @Test func abortedConnections_LeakNoDescriptor() async throws {
         let (_, recorder) = AsyncStream.makeStream(of: String.self)
         let handler = GatedHandler(events: recorder, gate: AsyncStream { _ in })

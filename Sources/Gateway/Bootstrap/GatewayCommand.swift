@@ -53,11 +53,14 @@ public enum GatewayCommand {
         let explicit = options.configPath ?? environment["RDS_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         var configuration: GatewayConfiguration
         let source: String
-        if let path = explicit ?? (FileManager.default.fileExists(atPath: defaultConfigPath) ? defaultConfigPath : nil) {
+        if let path = explicit ?? (FileManager.default.fileExists(atPath: defaultConfigPath) ? defaultConfigPath : nil)
+        {
             (configuration, source) = (try loader.load(file: path), path)
         } else {
             let data = Data(DefaultConfiguration.json.utf8)
-            (configuration, source) = (try loader.load(data: data, file: DefaultConfiguration.name), DefaultConfiguration.name)
+            (configuration, source) = (
+                try loader.load(data: data, file: DefaultConfiguration.name), DefaultConfiguration.name
+            )
         }
         if let host = options.host { configuration.server.host = host }
         if let port = options.port { configuration.server.port = port }
@@ -97,7 +100,8 @@ public enum GatewayCommand {
             await Bootstrap.shutdown(container: container)
             return 1
         }
-        let signals = ShutdownSignals { number in logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))]) }
+        let signals = ShutdownSignals { number in logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))])
+        }
         logStart(container, server: server, source: source)
         let warmUp = Task { await Bootstrap.warmUp(container: container) }
         let signal = await signals.first()

@@ -11,11 +11,6 @@ public struct ConfigurationLoader: Sendable {
         self.environment = environment
     }
 
-    /// The file to load: `RDS_CONFIG` when set, else `fallback`.
-    public func configurationPath(default fallback: String) -> String {
-        environment["RDS_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? fallback
-    }
-
     /// Loads and validates the file at `path`.
     /// - Throws: ``ConfigurationError`` naming the file, the key path and what was expected.
     public func load(file path: String) throws(ConfigurationError) -> GatewayConfiguration {

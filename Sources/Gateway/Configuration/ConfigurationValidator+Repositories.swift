@@ -78,7 +78,8 @@ extension ConfigurationValidator {
             )
         }
         if let fraction = repository.refreshAhead, !(fraction > 0 && fraction < 1) {
-            throw fail(path + ".refreshAhead", "expected a fraction of the lifetime above 0 and below 1, found \(fraction)")
+            throw fail(
+                path + ".refreshAhead", "expected a fraction of the lifetime above 0 and below 1, found \(fraction)")
         }
     }
 

@@ -42,7 +42,9 @@ struct ConfigurationValidator {
     func requireHeaderName(_ name: String, _ keyPath: String) throws(ConfigurationError) {
         let token = "!#$%&'*+-.^_`|~"
         guard !name.isEmpty,
-            name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || token.unicodeScalars.contains($0)) })
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || token.unicodeScalars.contains($0))
+            })
         else { throw fail(keyPath, "expected a header name (letters, digits and !#$%&'*+-.^_`|~), found \"\(name)\"") }
     }
 

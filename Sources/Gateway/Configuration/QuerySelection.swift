@@ -17,12 +17,4 @@ public enum QuerySelection: Sendable, Equatable, Decodable {
                 in: container, debugDescription: "expected \"*\" or an array of query parameter names")
         }
     }
-
-    /// `true` when the parameter named `name` takes part.
-    public func includes(_ name: Substring) -> Bool {
-        switch self {
-        case .all: true
-        case .only(let names): names.contains { $0 == name }
-        }
-    }
 }

@@ -84,10 +84,12 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
             ?? defaults.staleWhileRevalidate
         staleIfError = try container.decodeIfPresent(TimeInterval.self, forKey: .staleIfError) ?? defaults.staleIfError
         refreshAhead = try container.decodeIfPresent(Double.self, forKey: .refreshAhead)
-        fetchDeadline = try container.decodeIfPresent(TimeInterval.self, forKey: .fetchDeadline) ?? defaults.fetchDeadline
+        fetchDeadline =
+            try container.decodeIfPresent(TimeInterval.self, forKey: .fetchDeadline) ?? defaults.fetchDeadline
         warmUp = try container.decodeIfPresent([String].self, forKey: .warmUp) ?? []
         cacheKey = try container.decodeIfPresent(CacheKeySettings.self, forKey: .cacheKey) ?? defaults.cacheKey
-        forwardHeaders = try container.decodeIfPresent([String].self, forKey: .forwardHeaders) ?? defaults.forwardHeaders
+        forwardHeaders =
+            try container.decodeIfPresent([String].self, forKey: .forwardHeaders) ?? defaults.forwardHeaders
     }
 
     /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.

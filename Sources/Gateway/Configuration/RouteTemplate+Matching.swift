@@ -30,12 +30,6 @@ extension RouteTemplate {
         Self.collide(segments[...], other.segments[...])
     }
 
-    /// `true` when the literal `path` matches this template.
-    public func matches(_ path: String) -> Bool {
-        if case .noMatch = match(path[...]) { return false }
-        return true
-    }
-
     private static func collide(_ lhs: ArraySlice<Segment>, _ rhs: ArraySlice<Segment>) -> Bool {
         switch (lhs.first, rhs.first) {
         case (nil, nil), (.catchAll, _), (_, .catchAll): true

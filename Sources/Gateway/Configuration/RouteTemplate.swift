@@ -33,7 +33,9 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
             switch segment {
             case .literal: break
             case .variable(let name), .catchAll(let name):
-                guard names.insert(name).inserted else { throw RouteTemplateError("the name \"\(name)\" is used twice") }
+                guard names.insert(name).inserted else {
+                    throw RouteTemplateError("the name \"\(name)\" is used twice")
+                }
             }
             if case .catchAll = segment, index != parts.count - 1 {
                 throw RouteTemplateError("a catch-all {\(part.dropFirst().dropLast())} must be the last segment")
@@ -54,12 +56,6 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `true` when the template ends in a catch-all.
-    public var hasCatchAll: Bool {
-        if case .catchAll = segments.last { return true }
-        return false
-    }
-
     private static func parseSegment(_ part: Substring) throws(RouteTemplateError) -> Segment {
         guard !part.isEmpty else { throw RouteTemplateError("empty segment (\"//\" or a trailing \"/\")") }
         if part.first == "{" || part.last == "}" {
@@ -70,19 +66,24 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
             let isCatchAll = name.hasSuffix("...")
             if isCatchAll { name = name.dropLast(3) }
             guard Self.isIdentifier(name) else {
-                throw RouteTemplateError("\"\(part)\": a variable name is letters, digits and \"_\", not starting with a digit")
+                throw RouteTemplateError(
+                    "\"\(part)\": a variable name is letters, digits and \"_\", not starting with a digit")
             }
             return isCatchAll ? .catchAll(String(name)) : .variable(String(name))
         }
         guard part.utf8.allSatisfy(Self.isPathByte), !part.contains("{"), !part.contains("}") else {
             throw RouteTemplateError("\"\(part)\" holds characters not allowed in a path segment")
         }
-        guard !isDotSegment(part) else { throw RouteTemplateError("\"\(part)\": \".\" and \"..\" segments are not allowed") }
+        guard !isDotSegment(part) else {
+            throw RouteTemplateError("\"\(part)\": \".\" and \"..\" segments are not allowed")
+        }
         return .literal(String(part))
     }
 
     static func isIdentifier(_ name: Substring) -> Bool {
-        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
         return name.utf8.allSatisfy { byte in
             byte == UInt8(ascii: "_") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)

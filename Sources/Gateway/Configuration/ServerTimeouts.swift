@@ -25,6 +25,7 @@ public struct ServerTimeouts: Sendable, Equatable, Decodable {
         let defaults = ServerTimeouts()
         idle = try container.decodeIfPresent(TimeInterval.self, forKey: .idle) ?? defaults.idle
         request = try container.decodeIfPresent(TimeInterval.self, forKey: .request) ?? defaults.request
-        shutdownGrace = try container.decodeIfPresent(TimeInterval.self, forKey: .shutdownGrace) ?? defaults.shutdownGrace
+        shutdownGrace =
+            try container.decodeIfPresent(TimeInterval.self, forKey: .shutdownGrace) ?? defaults.shutdownGrace
     }
 }

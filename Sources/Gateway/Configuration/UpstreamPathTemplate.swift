@@ -26,7 +26,8 @@ public struct UpstreamPathTemplate: Sendable, Equatable, CustomStringConvertible
             guard route.captureNames.contains(String(name)) else {
                 let known = route.captureNames.map { "{\($0)}" }.joined(separator: ", ")
                 throw RouteTemplateError(
-                    "{\(name)} is not captured by the route \(route); it captures: \(known.isEmpty ? "nothing" : known)")
+                    "{\(name)} is not captured by the route \(route); it captures: \(known.isEmpty ? "nothing" : known)"
+                )
             }
             parts.append(.capture(String(name)))
             rest = rest[rest.index(after: close)...]

@@ -9,7 +9,8 @@ enum DemoResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(value)).map(Array.init) ?? []
-        return cacheable(body, contentType: "application/json", etag: etag(of: body), maxAge: maxAge, status: 200, request: request)
+        return cacheable(
+            body, contentType: "application/json", etag: etag(of: body), maxAge: maxAge, status: 200, request: request)
     }
 
     /// A stored note, or 304 when the request already holds it.

@@ -62,13 +62,16 @@ public struct DemoUpstream: HTTPHandler {
 
     private func weather(_ segment: String, request: HTTPRequest) -> HTTPResponse {
         guard let city = DemoCity.named(segment) else {
-            return DemoResponse.problem(status: 404, "the demo knows no city \"\(segment.removingPercentEncodingOrSelf)\"")
+            return DemoResponse.problem(
+                status: 404, "the demo knows no city \"\(segment.removingPercentEncodingOrSelf)\"")
         }
         return DemoResponse.json(DemoWeatherReport(city: city, at: clock.now), maxAge: 30, request: request)
     }
 
     private func locations(_ name: String?, request: HTTPRequest) -> HTTPResponse {
-        guard let name, !name.isEmpty else { return DemoResponse.problem(status: 400, "the query parameter name is required") }
+        guard let name, !name.isEmpty else {
+            return DemoResponse.problem(status: 400, "the query parameter name is required")
+        }
         return DemoResponse.json(DemoCity.search(name), maxAge: 300, request: request)
     }
 
@@ -95,7 +98,8 @@ public struct DemoUpstream: HTTPHandler {
             return HTTPResponse(status: 204, headers: ["Cache-Control": "no-store"])
         default:
             return DemoResponse.problem(
-                status: 405, "notes allow GET, HEAD, PUT, PATCH and DELETE", headers: ["Allow": "GET, HEAD, PUT, PATCH, DELETE"])
+                status: 405, "notes allow GET, HEAD, PUT, PATCH and DELETE",
+                headers: ["Allow": "GET, HEAD, PUT, PATCH, DELETE"])
         }
     }
 
@@ -105,7 +109,9 @@ public struct DemoUpstream: HTTPHandler {
         switch (request.method, path) {
         case (.post, "fail"):
             let status = query["status"].flatMap(Int.init) ?? 503
-            guard (400...599).contains(status) else { return DemoResponse.problem(status: 400, "status must be 400…599") }
+            guard (400...599).contains(status) else {
+                return DemoResponse.problem(status: 400, "status must be 400…599")
+            }
             faults.fail(status: status, until: until)
         case (.post, "slow"):
             let milliseconds = query["ms"].flatMap(Int.init) ?? 2_000

@@ -14,7 +14,8 @@ struct AdminAccess: Sendable {
     func refusal(for request: HTTPRequest) -> GatewayError? {
         guard let token else {
             return Self.isLoopback(request.remoteAddress)
-                ? nil : GatewayError(.forbidden, "The admin endpoints answer loopback clients only when no adminToken is set")
+                ? nil
+                : GatewayError(.forbidden, "The admin endpoints answer loopback clients only when no adminToken is set")
         }
         let prefix = "Bearer "
         guard let authorization = request.headers["Authorization"], authorization.hasPrefix(prefix),

@@ -13,7 +13,9 @@ extension GatewayRouter {
             return ProblemResponse.make(refusal, path: path, headers: headers)
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2)
-        guard parts.first == "repositories" else { return refuse(.routeNotFound, "No admin endpoint \(path)", path: path) }
+        guard parts.first == "repositories" else {
+            return refuse(.routeNotFound, "No admin endpoint \(path)", path: path)
+        }
         if parts.count == 1 {
             guard request.method == .get else { return refuse(.methodNotAllowed, "GET only", path: path, allow: "GET") }
             return JSONResponse.make(container.routes.map(describe))
@@ -42,7 +44,7 @@ extension GatewayRouter {
             }
             do {
                 let answer = try await repository.refresh(key)
-                return RepositoryResponse.make(answer, request: HTTPRequest(method: .get, target: "/"), now: container.clock.now)
+                return RepositoryResponse.make(answer, request: request, now: container.clock.now)
             } catch {
                 return ProblemResponse.make(error, path: path, repository: name)
             }
@@ -63,8 +65,10 @@ extension GatewayRouter {
     private func describe(_ route: RepositoryRoute) -> [String: Any] {
         let settings = route.settings
         var object: [String: Any] = [
-            "name": route.name, "route": settings.route, "service": settings.service, "upstreamPath": settings.upstreamPath,
-            "methods": settings.methods, "policy": settings.policy.rawValue, "minTTL": settings.minTTL,
+            "name": route.name, "route": settings.route, "service": settings.service,
+            "upstreamPath": settings.upstreamPath,
+            "methods": settings.methods, "readWrite": settings.isReadWrite, "policy": settings.policy.rawValue,
+            "minTTL": settings.minTTL,
             "maxTTL": settings.maxTTL, "defaultTTL": settings.defaultTTL,
             "staleWhileRevalidate": settings.staleWhileRevalidate, "staleIfError": settings.staleIfError,
             "refreshAhead": settings.refreshAhead ?? NSNull(), "warmUp": settings.warmUp,
@@ -72,7 +76,8 @@ extension GatewayRouter {
         if let memory = container.memoryStatistics(named: route.name) {
             object["memory"] = ["entries": memory.entries, "bytes": memory.bytes, "evictions": memory.evictions]
         }
-        object["disk"] = container.configuration.cache.disk == nil ? "off" : (container.diskProblems[route.name] ?? "ok")
+        object["disk"] =
+            container.configuration.cache.disk == nil ? "off" : (container.diskProblems[route.name] ?? "ok")
         return object
     }
 }

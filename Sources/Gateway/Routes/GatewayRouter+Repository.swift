@@ -1,3 +1,4 @@
+import Foundation
 import HTTP1
 import RDS
 
@@ -41,13 +42,15 @@ extension GatewayRouter {
             if request.method == .delete {
                 result = try await repository.delete(key)
             } else {
-                let value = Representation.write(request.method, body: request.body, contentType: request.headers["Content-Type"])
+                let value = Representation.write(
+                    request.method, body: request.body, contentType: request.headers["Content-Type"])
                 result = try await repository.save(value, for: key)
             }
             guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
             var headers = reply.headers
             headers["X-Cache"] = "BYPASS"
-            headers["Cache-Status"] = "\(RepositoryResponse.cacheName); fwd=request; fwd-status=\(reply.status)"
+            headers["Cache-Status"] =
+                "\(RepositoryResponse.cacheName); fwd=request; fwd-status=\(reply.status)"
                 + (result.stored != nil ? "; stored" : "")
             return HTTPResponse(status: reply.status, headers: headers, bytes: reply.body)
         } catch {
@@ -56,19 +59,32 @@ extension GatewayRouter {
     }
 
     /// Server-Sent Events of the states of `key`: the current state first, then each change,
-    /// until the client goes away.
+    /// until the client goes away; a `: ping` comment every ``eventHeartbeat`` seconds keeps idle
+    /// proxies from closing the stream.
     func events(of key: ResourceKey, in repository: Repository<ResourceKey, Representation>) -> HTTPResponse {
         let states = repository.states(of: key)
+        let clock = container.clock
         let body = AsyncStream<[UInt8]> { continuation in
             let pump = Task {
                 for await state in states { continuation.yield(ResourceStateJSON.event(state)) }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in pump.cancel() }
+            let heartbeat = Task {
+                while (try? await clock.sleep(until: clock.now.addingTimeInterval(Self.eventHeartbeat))) != nil {
+                    continuation.yield(Array(": ping\n\n".utf8))
+                }
+            }
+            continuation.onTermination = { _ in
+                pump.cancel()
+                heartbeat.cancel()
+            }
         }
         let headers: HTTPHeaders = [
             "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
         ]
         return HTTPResponse(status: 200, headers: headers, body: .stream(body))
     }
+
+    /// Seconds between two SSE heartbeat comments.
+    static var eventHeartbeat: TimeInterval { 15 }
 }

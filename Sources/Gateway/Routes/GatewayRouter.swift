@@ -80,7 +80,9 @@ public struct GatewayRouter: HTTPHandler {
     /// The route template and repository of `request`, for metrics and request logs.
     public func classify(_ request: HTTPRequest) -> RouteClassification {
         let path = request.path
-        if path == "/health" || path == "/metrics" || path == "/health/ready" { return RouteClassification(route: String(path)) }
+        if path == "/health" || path == "/metrics" || path == "/health/ready" {
+            return RouteClassification(route: String(path))
+        }
         if path.hasPrefix("/admin/") { return RouteClassification(route: "/admin") }
         if demo != nil, path.hasPrefix("/__demo/") { return RouteClassification(route: "/__demo") }
         guard let (route, _) = match(path) else { return .unmatched }
@@ -97,13 +99,16 @@ public struct GatewayRouter: HTTPHandler {
         status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
         bytes: Array(#"{"status":"ok"}"#.utf8))
 
+    /// `true` when the client asks for Server-Sent Events (`Accept: text/event-stream`).
     static func wantsEvents(_ request: HTTPRequest) -> Bool {
-        request.headers.values(for: "Accept").contains { $0.contains("text/event-stream") }
+        request.headers["Accept"]?.contains("text/event-stream") ?? false
     }
 
+    /// `true` when the client asks for revalidation: `Cache-Control: no-cache` or `max-age=0`, or `Pragma: no-cache`.
     static func wantsRevalidation(_ request: HTTPRequest) -> Bool {
+        if request.headers["Pragma"]?.contains("no-cache") == true { return true }
+        guard request.headers.contains("Cache-Control") else { return false }
         let control = CacheControl(headers: request.headers)
         return control.contains("no-cache") || control.deltaSeconds("max-age") == 0
-            || (request.headers["Pragma"]?.contains("no-cache") ?? false)
     }
 }

@@ -19,7 +19,8 @@ enum RepositoryResponse {
         var headers = representation.headers
         if let entry = answer.entry {
             let lifetime = entry.expiresAt.timeIntervalSince(entry.storedAt) + entry.initialAge
-            headers["Cache-Control"] = "max-age=\(max(0, Int(lifetime)))" + (entry.mustRevalidate ? ", must-revalidate" : "")
+            headers["Cache-Control"] =
+                "max-age=\(max(0, Int(lifetime)))" + (entry.mustRevalidate ? ", must-revalidate" : "")
             headers["Expires"] = nil
             headers["Age"] = String(max(0, Int(entry.age(at: now))))
         }
@@ -31,7 +32,8 @@ enum RepositoryResponse {
         }
         if representation.status == 200,
             ConditionalRequest.isNotModified(
-                request.headers, etag: representation.headers["ETag"], lastModified: representation.headers["Last-Modified"])
+                request.headers, etag: representation.headers["ETag"],
+                lastModified: representation.headers["Last-Modified"])
         {
             headers.remove("Content-Type")
             return HTTPResponse(status: 304, headers: headers)

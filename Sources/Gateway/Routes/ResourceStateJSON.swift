@@ -37,7 +37,8 @@ enum ResourceStateJSON {
 
     /// The state as compact JSON bytes with sorted keys.
     static func bytes(_ state: ResourceState<Representation>) -> [UInt8] {
-        let data = try? JSONSerialization.data(withJSONObject: object(state), options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = try? JSONSerialization.data(
+            withJSONObject: object(state), options: [.sortedKeys, .withoutEscapingSlashes])
         return data.map(Array.init) ?? Array(#"{"state":"unencodable"}"#.utf8)
     }
 

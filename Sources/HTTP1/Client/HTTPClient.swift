@@ -11,7 +11,8 @@ import Synchronization
 public final class HTTPClient: Sendable {
     /// The pool and parsing settings.
     public let configuration: Configuration
-    private let loops: EventLoopGroup
+    private let loops: [HTTPClientLoop]
+    private let nextLoop = Atomic<Int>(0)
     private let idle = Mutex<[String: [IdleConnection]]>([:])
     private let addresses = Mutex<[String: SocketAddress]>([:])
 
@@ -23,7 +24,7 @@ public final class HTTPClient: Sendable {
     /// Creates a client with its own event loops.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loops = EventLoopGroup(count: configuration.eventLoopCount, checkInterval: .seconds(60))
+        loops = (0..<max(1, configuration.eventLoopCount)).map { HTTPClientLoop(label: "http1.client.\($0)") }
     }
 
     deinit { closeIdleConnections() }
@@ -47,7 +48,8 @@ public final class HTTPClient: Sendable {
         }
         let connectDeadline = ContinuousClock.now + timeouts.connect
         let connection = try await HTTPClientConnection.connect(
-            to: try address(host: host, port: port, endpoint: endpoint), endpoint: endpoint, loop: loops.next(),
+            to: try address(host: host, port: port, endpoint: endpoint), endpoint: endpoint,
+            loop: loops[nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count],
             deadline: min(connectDeadline, totalDeadline), phase: connectDeadline <= totalDeadline ? .connect : .total)
         return try await run(exchange, on: connection, timeouts: timeouts, totalDeadline: totalDeadline)
     }

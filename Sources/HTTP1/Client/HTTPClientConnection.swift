@@ -13,7 +13,7 @@ final class HTTPClientConnection: @unchecked Sendable {
     let socket: Socket
     /// `host:port`, for messages.
     let endpoint: String
-    private let loop: EventLoop
+    private let loop: HTTPClientLoop
     private let readSource: any DispatchSourceRead
     private let writeSource: any DispatchSourceWrite
     private let timer: any DispatchSourceTimer
@@ -41,7 +41,7 @@ final class HTTPClientConnection: @unchecked Sendable {
         let untilFirstByte: Bool
     }
 
-    private init(socket: Socket, endpoint: String, loop: EventLoop) {
+    private init(socket: Socket, endpoint: String, loop: HTTPClientLoop) {
         self.socket = socket
         self.endpoint = endpoint
         self.loop = loop
@@ -60,7 +60,7 @@ final class HTTPClientConnection: @unchecked Sendable {
     /// - Throws: `HTTPClientError` (`connectRefused`, `connectFailed`, `timeout(.connect)`), or
     ///   `CancellationError`.
     static func connect(
-        to address: SocketAddress, endpoint: String, loop: EventLoop, deadline: ContinuousClock.Instant,
+        to address: SocketAddress, endpoint: String, loop: HTTPClientLoop, deadline: ContinuousClock.Instant,
         phase: HTTPClientError.Phase
     ) async throws -> HTTPClientConnection {
         let started: (socket: Socket, isConnected: Bool)

@@ -20,6 +20,8 @@ final class EventLoop: @unchecked Sendable {
     private let checkInterval: Duration
     private var connections: [Int32: HTTPConnection] = [:]
     private var isStopped = false
+    private var cachedNow = ContinuousClock.now
+    private var isNowStale = true
     private static let wakeToken = UInt64.max
 
     /// A loop whose deadline checks run every `checkInterval`; it runs once `start()` is called.
@@ -52,22 +54,24 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Starts the loop's thread; it keeps the loop alive until `stop()`.
-    func start() {
+    /// - Throws: `SocketError` when the thread cannot be created.
+    func start() throws {
         let retained = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { argument in
-                guard let argument else { return nil }
-                let loop = Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue()
-                loop.run()
-                return nil
-            }, retained)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
+        let created = pthread_create(&thread, nil, Self.threadMain, retained)
+        guard created == 0 else {
             Unmanaged<EventLoop>.fromOpaque(retained).release()
+            throw SocketError(operation: "pthread_create", code: created)
         }
+        pthread_detach(thread)
+    }
+
+    /// The loop thread's entry point: takes over the reference `start()` retained.
+    private static let threadMain: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = {
+        argument in
+        guard let argument else { return nil }
+        Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue().run()
+        return nil
     }
 
     /// Closes every connection and ends the loop's thread.
@@ -87,8 +91,15 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Open connections on this loop.
-    var connectionCount: Int { connections.count }
+    /// The time of the current loop turn: read from the clock at most once per turn (per
+    /// `epoll_wait`), which is precise enough for deadlines of seconds.
+    var now: ContinuousClock.Instant {
+        if isNowStale {
+            cachedNow = .now
+            isNowStale = false
+        }
+        return cachedNow
+    }
 
     /// Takes ownership of a connection and watches it for reading.
     /// - Throws: `SocketError` when epoll refuses the descriptor.
@@ -122,12 +133,13 @@ final class EventLoop: @unchecked Sendable {
         let timeout = Int32(max(1, checkInterval / .milliseconds(1)))
         var nextCheck = ContinuousClock.now + checkInterval
         while !isStopped {
+            isNowStale = true
             epoll.wait(timeoutMilliseconds: timeout) { token, events in
                 if token == Self.wakeToken { return drainWakePipe() }
                 connections[Int32(truncatingIfNeeded: token)]?.handle(events)
             }
             runPending()
-            let now = ContinuousClock.now
+            let now = self.now
             if now >= nextCheck {
                 nextCheck = now + checkInterval
                 for connection in connections.values { connection.checkDeadline(now: now) }
@@ -152,5 +164,4 @@ final class EventLoop: @unchecked Sendable {
         }
         for item in work { item() }
     }
-
 }

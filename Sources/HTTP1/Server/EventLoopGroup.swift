@@ -7,10 +7,15 @@ final class EventLoopGroup: Sendable {
     private let nextIndex = Atomic<Int>(0)
 
     /// Creates and starts `count` loops (at least one) checking deadlines every `checkInterval`.
-    /// - Throws: `SocketError` when a loop cannot be created.
+    /// - Throws: `SocketError` when a loop or its thread cannot be created.
     init(count: Int, checkInterval: Duration) throws {
         loops = try (0..<Swift.max(1, count)).map { _ in try EventLoop(checkInterval: checkInterval) }
-        for loop in loops { loop.start() }
+        do {
+            for loop in loops { try loop.start() }
+        } catch {
+            stop()
+            throw error
+        }
     }
 
     /// The loop for the next connection.

@@ -20,7 +20,7 @@ extension HTTPConnection {
             case .sent(let count):
                 outboundOffset += count
             case .wouldBlock:
-                machine.writeBlocked(true, now: .now)
+                machine.writeBlocked(now: loop.now)
                 waitForWritable(true)
                 return
             case .failed:
@@ -31,9 +31,9 @@ extension HTTPConnection {
     }
 
     private func outboundDrained() {
-        outbound.removeAll(keepingCapacity: outbound.capacity <= 16 * 1_024)
+        outbound = []
         outboundOffset = 0
-        machine.writeBlocked(false, now: .now)
+        machine.writeDrained()
         waitForWritable(false)
         if let drainWaiter {
             self.drainWaiter = nil

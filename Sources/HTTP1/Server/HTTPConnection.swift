@@ -45,7 +45,7 @@ final class HTTPConnection: @unchecked Sendable {
         self.loop = loop
         self.context = context
         self.remoteAddress = remoteAddress
-        self.machine = HTTPConnectionStateMachine(timeouts: context.configuration.timeouts, now: .now)
+        self.machine = HTTPConnectionStateMachine(timeouts: context.configuration.timeouts, now: loop.now)
         self.parser = HTTPRequestParser(limits: context.configuration.limits.parser)
     }
 
@@ -94,7 +94,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
-        machine.bytesReceived(now: .now)
+        machine.bytesReceived(now: loop.now)
         guard machine.state != .responding, machine.state != .closing else {
             inbound.append(contentsOf: bytes)
             if inbound.count > context.configuration.limits.maxBufferedBytes { suspendReading() }
@@ -114,7 +114,7 @@ final class HTTPConnection: @unchecked Sendable {
     func parseBufferedRequests() {
         guard !inbound.isEmpty else { return }
         resumeReading()
-        machine.bytesReceived(now: .now)
+        machine.bytesReceived(now: loop.now)
         let consumed = inbound.withUnsafeBytes { parseRequests(in: $0) }
         inbound.removeFirst(consumed)
     }
@@ -131,7 +131,7 @@ final class HTTPConnection: @unchecked Sendable {
                 guard dispatch(request) else { return offset }
             case .incomplete:
                 if parser.isReadingBody {
-                    perform(machine.headReceived(expectsContinue: parser.takeContinueExpectation(), now: .now))
+                    perform(machine.headReceived(expectsContinue: parser.takeContinueExpectation(), now: loop.now))
                 }
                 return offset
             case .invalid(let error):
@@ -189,7 +189,7 @@ final class HTTPConnection: @unchecked Sendable {
     func closeGracefully() {
         guard !isClosed, lingerDeadline == nil else { return }
         socket.shutdownWrite()
-        lingerDeadline = .now + .seconds(2)
+        lingerDeadline = loop.now + .seconds(2)
         inbound = []
         resumeReading()
     }

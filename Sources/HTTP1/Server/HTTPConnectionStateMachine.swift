@@ -125,10 +125,15 @@ struct HTTPConnectionStateMachine {
         return .readNextRequest
     }
 
-    /// A write could not finish (`blocked`) or made progress while still blocked; `false` once
-    /// everything queued was written.
-    mutating func writeBlocked(_ blocked: Bool, now: ContinuousClock.Instant) {
-        writeDeadline = blocked ? now + timeouts.write : nil
+    /// A write could not finish, or made progress while still blocked: it must progress again
+    /// within `write`.
+    mutating func writeBlocked(now: ContinuousClock.Instant) {
+        writeDeadline = now + timeouts.write
+    }
+
+    /// Everything queued was written.
+    mutating func writeDrained() {
+        writeDeadline = nil
     }
 
     /// Time passed: the action for any deadline at or before `now`.

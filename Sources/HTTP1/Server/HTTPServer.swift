@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// Each request goes first to the handler's `respondImmediately(to:)` on the event loop, then,
 /// when that returns `nil`, to `handle(_:)` in a task (cancelled if the client goes away).
-/// Limits and timeouts come from `Configuration`; see its members for the defaults.
+/// Limits and timeouts come from `Configuration`; see its members for the defaults. Call
+/// `shutdown(gracePeriod:)` (or cancel `run()`) when done: the event-loop threads run until then.
 public final class HTTPServer: Sendable {
     private enum Phase {
         case idle

@@ -7,7 +7,8 @@ struct EndToEndAdminTests {
     static func started(adminToken: String? = nil) async throws -> (EndToEndGateway, EndToEndUpstream) {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/a") { _, call in
-            EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60", "Content-Type": "text/plain"], body: "v\(call)")
+            EndToEndUpstream.Reply(
+                headers: ["Cache-Control": "max-age=60", "Content-Type": "text/plain"], body: "v\(call)")
         }
         let gateway = try await EndToEndGateway.start(
             services: ["up": ServiceSettings(baseURL: upstream.baseURL)],
@@ -38,6 +39,7 @@ struct EndToEndAdminTests {
         let (gateway, upstream) = try await Self.started()
         let list = try await gateway.get("/admin/repositories")
         #expect(list.text.contains(#""name":"items""#))
+        #expect(list.text.contains(#""readWrite":false"#))
         _ = try await gateway.get("/items/a")
         let state = try await gateway.get("/admin/repositories/items/state?path=/items/a")
         #expect(state.json["state"] as? String == "loaded")

@@ -10,7 +10,9 @@ struct EndToEndCachingTests {
             call == 2
                 ? EndToEndUpstream.Reply(status: 304, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"])
                 : EndToEndUpstream.Reply(
-                    headers: ["Content-Type": "application/json", "Cache-Control": "max-age=60", "ETag": "\"v\(call)\""],
+                    headers: [
+                        "Content-Type": "application/json", "Cache-Control": "max-age=60", "ETag": "\"v\(call)\"",
+                    ],
                     body: #"{"call":\#(call)}"#)
         }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL)
@@ -45,7 +47,8 @@ struct EndToEndCachingTests {
         let lastModified = "Tue, 01 Sep 2026 10:00:00 GMT"
         upstream.on("/items/a") { _, _ in
             EndToEndUpstream.Reply(
-                headers: ["Cache-Control": "max-age=60", "ETag": "W/\"abc\"", "Last-Modified": lastModified], body: "{}")
+                headers: ["Cache-Control": "max-age=60", "ETag": "W/\"abc\"", "Last-Modified": lastModified], body: "{}"
+            )
         }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL)
         _ = try await gateway.get("/items/a")

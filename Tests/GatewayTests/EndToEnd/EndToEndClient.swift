@@ -15,13 +15,16 @@ enum EndToEndClient {
     ) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try sendBlocking(method, target, port: port, headers: headers, body: body) })
+                continuation.resume(
+                    with: Result { try sendBlocking(method, target, port: port, headers: headers, body: body) })
             }
         }
     }
 
     /// Opens a connection, sends the request, and returns the socket for the caller to read.
-    static func connect(_ method: HTTPMethod, _ target: String, port: Int, headers: HTTPHeaders, body: String) throws -> Int32 {
+    static func connect(_ method: HTTPMethod, _ target: String, port: Int, headers: HTTPHeaders, body: String) throws
+        -> Int32
+    {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)

@@ -39,7 +39,10 @@ struct EndToEndCommandTests {
     @Test func loadConfiguration_AppliesFlagsOverTheEnvironment() throws {
         let options = try CommandLineOptions(arguments: ["--host", "::1", "--port", "9999"])
         let (configuration, source) = try GatewayCommand.loadConfiguration(
-            options, environment: ["RDS_CONFIG": Self.root.appendingPathComponent("Config/gateway.json").path, "RDS_PORT": "7000"])
+            options,
+            environment: [
+                "RDS_CONFIG": Self.root.appendingPathComponent("Config/gateway.json").path, "RDS_PORT": "7000",
+            ])
         #expect(source.hasSuffix("Config/gateway.json"))
         #expect(configuration.server.host == "::1")
         #expect(configuration.server.port == 9999)
@@ -49,9 +52,11 @@ struct EndToEndCommandTests {
         let occupant = try await EndToEndUpstream.start()
         let port = try #require(URL(string: occupant.baseURL)?.port)
         let file = try Self.temporaryFile(
-            #"{"services": {"up": {"baseURL": "\#(occupant.baseURL)"}}, "repositories": {"a": {"route": "/a", "service": "up"}}}"#)
+            #"{"services": {"up": {"baseURL": "\#(occupant.baseURL)"}}, "repositories": {"a": {"route": "/a", "service": "up"}}}"#
+        )
         defer { try? FileManager.default.removeItem(at: file) }
-        let status = await GatewayCommand.main(arguments: ["--config", file.path, "--port", "\(port)"], environment: [:])
+        let status = await GatewayCommand.main(
+            arguments: ["--config", file.path, "--port", "\(port)"], environment: [:])
         #expect(status == 1)
         await occupant.stop()
     }

@@ -53,4 +53,34 @@ struct EndToEndConcurrencyTests {
         await gateway.stop()
         await upstream.stop()
     }
+
+    @Test func get_KeepsTheUpstreamCall_WhenAnotherClientStillWaits() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/shared") { _, _ in
+            EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "shared", waitForGate: true)
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL)
+        let route = try #require(gateway.container.route(named: "items"))
+        let key = try #require(route.key(forTarget: "/items/shared"))
+        let store = try #require(gateway.container.makeRepository(named: "items")).store
+        let leaving = try EndToEndClient.connect(.get, "/items/shared", port: gateway.port, headers: [:], body: "")
+        let staying = Task { try await gateway.get("/items/shared") }
+        await upstream.waitForArrivals(1)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while store.waiterCount(for: key) < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        EndToEndClient.disconnect(leaving)
+        while store.waiterCount(for: key) > 1, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(store.isFetching(key))
+        upstream.openGate()
+        let answer = try await staying.value
+        #expect(answer.text == "shared")
+        #expect(answer.headers["X-Cache"] == "MISS")
+        #expect(upstream.calls("/items/shared") == 1)
+        await gateway.stop()
+        await upstream.stop()
+    }
 }

@@ -13,11 +13,14 @@ final class EndToEndEventStream: Sendable {
     }
 
     private let descriptor: Int32
-    private let state = Mutex<(text: String, waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)], closed: Bool)>(("", [], false))
+    private let state = Mutex<
+        (text: String, waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)], closed: Bool)
+    >(("", [], false))
 
     /// Subscribes to `target` on the gateway at `port`.
     init(_ target: String, port: Int) throws {
-        descriptor = try EndToEndClient.connect(.get, target, port: port, headers: ["Accept": "text/event-stream"], body: "")
+        descriptor = try EndToEndClient.connect(
+            .get, target, port: port, headers: ["Accept": "text/event-stream"], body: "")
         let descriptor = descriptor
         Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 8_192)

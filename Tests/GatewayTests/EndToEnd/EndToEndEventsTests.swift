@@ -8,7 +8,8 @@ struct EndToEndEventsTests {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/a") { _, call in
             call == 1
-                ? EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60", "Content-Type": "application/json"], body: #"{"v":1}"#)
+                ? EndToEndUpstream.Reply(
+                    headers: ["Cache-Control": "max-age=60", "Content-Type": "application/json"], body: #"{"v":1}"#)
                 : EndToEndUpstream.Reply(status: 503, body: "down")
         }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
@@ -53,7 +54,8 @@ struct EndToEndEventsTests {
         let second = try gateway.subscribe("/items/n")
         await first.waitForEvents(1)
         await second.waitForEvents(1)
-        let written = try await gateway.send(.put, "/items/n", headers: ["Content-Type": "text/plain"], body: "buy milk")
+        let written = try await gateway.send(
+            .put, "/items/n", headers: ["Content-Type": "text/plain"], body: "buy milk")
         #expect(written.status == 200)
         #expect(written.text == "buy milk")
         let purged = try await gateway.send(.delete, "/admin/repositories/items/cache?path=/items/n")

@@ -75,8 +75,9 @@ struct EndToEndFailureTests {
             upstreamURL = upstream.baseURL
             stopUpstream = { await upstream.stop() }
         }
-        let gateway = try await EndToEndGateway.start(
-            upstream: upstreamURL, timeouts: UpstreamTimeouts(connect: 0.2, firstByte: 0.2, total: 0.3))
+        let timeouts =
+            failure.name == "timeout" ? UpstreamTimeouts(connect: 2, firstByte: 0.2, total: 0.3) : UpstreamTimeouts()
+        let gateway = try await EndToEndGateway.start(upstream: upstreamURL, timeouts: timeouts)
         let answer = try await gateway.get("/items/a")
         #expect(answer.status == failure.status)
         #expect(answer.headers["Content-Type"] == "application/problem+json")

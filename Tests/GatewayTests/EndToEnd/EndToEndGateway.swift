@@ -20,7 +20,8 @@ struct EndToEndGateway {
             server: ServerSettings(port: 0, adminToken: adminToken),
             cache: CacheSettings(disk: disk.map { DiskCacheSettings(path: $0.path) }), services: services,
             repositories: repositories)
-        let container = try await Bootstrap.makeContainer(configuration: configuration, clock: clock, logger: RecordingLogger())
+        let container = try await Bootstrap.makeContainer(
+            configuration: configuration, clock: clock, logger: RecordingLogger())
         let server = Bootstrap.makeServer(container: container)
         try await server.start()
         return EndToEndGateway(container: container, server: server, clock: clock)
@@ -29,11 +30,13 @@ struct EndToEndGateway {
     /// A gateway with one repository `items` on `/items/{id}` → upstream `/items/{id}`.
     static func start(
         upstream: String, settings: (RepositorySettings) -> RepositorySettings = { $0 },
-        timeouts: UpstreamTimeouts = UpstreamTimeouts(), clock: ManualClock = EndToEndGateway.makeClock(), disk: URL? = nil
+        timeouts: UpstreamTimeouts = UpstreamTimeouts(), clock: ManualClock = EndToEndGateway.makeClock(),
+        disk: URL? = nil
     ) async throws -> EndToEndGateway {
         let repository = settings(RepositorySettings(route: "/items/{id}", service: "up"))
         return try await start(
-            services: ["up": ServiceSettings(baseURL: upstream, timeouts: timeouts)], repositories: ["items": repository],
+            services: ["up": ServiceSettings(baseURL: upstream, timeouts: timeouts)],
+            repositories: ["items": repository],
             clock: clock, disk: disk)
     }
 

@@ -9,7 +9,7 @@ extension HTTPConnection {
     ) throws -> RawHTTPClient {
         let (server, client) = try Socket.makePair()
         let loop = try EventLoop(checkInterval: configuration.timeouts.checkInterval)
-        loop.start()
+        try loop.start()
         let tracker = ConnectionTracker(maximum: 1)
         _ = tracker.admit()
         let context = HTTPConnectionContext(handler: handler, configuration: configuration, tracker: tracker)
