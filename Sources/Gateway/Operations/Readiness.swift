@@ -63,18 +63,19 @@ public final class Readiness: Sendable {
             upstreams: upstreams.values.sorted { $0.service < $1.service })
     }
 
-    /// Creates and removes a probe file in `directory`; returns why that failed, or `nil`.
+    /// Creates, writes and removes a probe file in `directory` with POSIX calls (so `errno` is
+    /// the real reason); returns why that failed, or `nil`.
     private static func probeWritable(_ directory: URL) -> String? {
-        let probe = directory.appendingPathComponent(".ready-probe-\(RequestID.generate().value)")
-        guard FileManager.default.createFile(atPath: probe.path, contents: Data("ok".utf8)) else {
-            let reason = String(cString: strerror(errno))
-            return "cannot create a file in \(directory.path): \(reason)"
+        let probe = directory.appendingPathComponent(".ready-probe-\(RequestID.generate().value)").path
+        let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            return "cannot create a file in \(directory.path): \(String(cString: strerror(errno)))"
         }
-        do {
-            try FileManager.default.removeItem(at: probe)
-            return nil
-        } catch {
-            return "cannot remove \(probe.path): \(error.localizedDescription)"
-        }
+        let written = write(descriptor, "ok", 2)
+        let writeError = errno
+        close(descriptor)
+        guard unlink(probe) == 0 else { return "cannot remove \(probe): \(String(cString: strerror(errno)))" }
+        guard written == 2 else { return "cannot write in \(directory.path): \(String(cString: strerror(writeError)))" }
+        return nil
     }
 }

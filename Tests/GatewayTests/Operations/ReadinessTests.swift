@@ -53,6 +53,7 @@ struct ReadinessTests {
             #expect(!broken.ready)
             #expect(broken.diskCache == "unwritable")
             #expect(broken.diskCacheError?.contains(cache.path) == true)
+            #expect(broken.diskCacheError?.hasSuffix("Not a directory") == true)
 
             try FileManager.default.removeItem(at: cache)
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: false)
