@@ -84,6 +84,9 @@ public enum GatewayCommand {
             return 1
         }
         let logger = JSONLinesLogger(minimumLevel: level)
+        // Installed first, so a signal during start-up (demo, datastores, bind) is not lost.
+        let signals = ShutdownSignals { number in logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))])
+        }
         let container: GatewayDependencyContainer
         do {
             container = try await Bootstrap.makeContainer(configuration: configuration, logger: logger)
@@ -99,8 +102,6 @@ public enum GatewayCommand {
             printError("rds-gateway: cannot listen on \(address): \(error)")
             await Bootstrap.shutdown(container: container)
             return 1
-        }
-        let signals = ShutdownSignals { number in logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))])
         }
         logStart(container, server: server, source: source)
         let warmUp = Task { await Bootstrap.warmUp(container: container) }
