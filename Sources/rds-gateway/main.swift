@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
 
-FileHandle.standardError.write(Data("rds-gateway: the gateway is not assembled yet (issue 4)\n".utf8))
-exit(1)
+exit(
+    await GatewayCommand.main(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -25,6 +25,7 @@ struct RepositorySingleFlightTests {
         for task in tasks { values.append(try await task.value.value) }
         #expect(values == Array(repeating: "london-1", count: Self.callers))
         #expect(fixture.service.getCount(for: "london") == 1)
+        #expect(fixture.store.coalescedWaiters == Self.callers - 1)
         #expect(!fixture.store.isFetching("london"))
     }
 

@@ -9,7 +9,7 @@ public struct ProblemDetails: Encodable, Sendable {
     public let title: String
     /// The HTTP status.
     public let status: Int
-    /// A human-readable explanation of this occurrence.
+    /// A human-readable explanation of this occurrence: the messages of the chain, outermost first.
     public let detail: String
     /// The request path.
     public let instance: String?
@@ -27,7 +27,7 @@ public struct ProblemDetails: Encodable, Sendable {
         self.type = "https://rds-gateway.dev/errors/\(head.code)"
         self.title = title
         self.status = status
-        self.detail = head.message
+        self.detail = chain.links.map(\.message).joined(separator: ": ")
         self.instance = instance
         self.code = head.code
         self.repository = repository

@@ -128,6 +128,8 @@ public struct HTTPService: Service {
         }
         let freshness = exchange.freshness(policy)
         guard freshness.isStorable else { return nil }
-        return Fetched(value: reply, freshness: freshness, validators: reply.validators)
+        // What a later GET replays is the resource itself: 200, not the write's "201 Created".
+        let resource = Representation(status: 200, headers: reply.headers, body: reply.body)
+        return Fetched(value: resource, freshness: freshness, validators: reply.validators)
     }
 }

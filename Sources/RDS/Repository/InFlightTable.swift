@@ -28,6 +28,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Table {
         var flights: [Key: Flight] = [:]
         var nextID: UInt64 = 0
+        /// Callers that joined a fetch already under way, since the table was made.
+        var coalescedWaiters = 0
 
         mutating func makeID() -> UInt64 {
             nextID += 1
@@ -48,6 +50,9 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.broadcasters = broadcasters
         self.restingState = restingState
     }
+
+    /// How many callers have joined a fetch already under way instead of starting one.
+    var coalescedWaiters: Int { table.withLock { $0.coalescedWaiters } }
 
     /// The number of callers waiting for the fetch of `key`.
     func waiterCount(for key: Key) -> Int { table.withLock { $0.flights[key]?.waiters.count ?? 0 } }
@@ -78,6 +83,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     if Task.isCancelled { return true }
                     if table.flights[key] == nil {
                         start(key, previous: previous, cancellable: true, operation: operation, in: &table)
+                    } else {
+                        table.coalescedWaiters += 1
                     }
                     table.flights[key]?.waiters[waiterID] = waiter
                     return false

@@ -39,6 +39,10 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
     /// The number of callers waiting for the fetch of `key` (for metrics and tests).
     public func waiterCount(for key: Key) -> Int { flights.waiterCount(for: key) }
 
+    /// How many reads have joined a fetch already under way for their key, instead of calling the
+    /// service again, since the store was made (for metrics).
+    public var coalescedWaiters: Int { flights.coalescedWaiters }
+
     /// `true` while a fetch of `key` is under way.
     public func isFetching(_ key: Key) -> Bool { flights.isFetching(key) }
 

@@ -20,7 +20,7 @@ enum SocketDescriptors {
     private static func socketInodes(port: Int) throws -> Set<Int> {
         var inodes = Set<Int>()
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            let text = try String(contentsOfFile: table, encoding: .utf8)
+            let text = try readWholeFile(table)
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
                 guard columns.count > 9, let inode = Int(columns[9]), inode != 0 else { continue }
@@ -31,5 +31,14 @@ enum SocketDescriptors {
             }
         }
         return inodes
+    }
+
+    /// Reads a `/proc` file to its end: `String(contentsOfFile:)` stops after the first page there.
+    private static func readWholeFile(_ path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
+        defer { try? handle.close() }
+        var data = Data()
+        while let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty { data.append(chunk) }
+        return String(decoding: data, as: UTF8.self)
     }
 }

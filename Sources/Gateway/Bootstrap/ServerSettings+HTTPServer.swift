@@ -1,0 +1,15 @@
+import HTTP1
+
+extension ServerSettings {
+    /// The HTTP server configuration these settings describe.
+    var httpConfiguration: HTTPServer.Configuration {
+        let parser = HTTPParserLimits(maxHeaderSectionBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes)
+        let read = Duration.milliseconds(Int64(timeouts.request * 1000))
+        return HTTPServer.Configuration(
+            host: host, port: port,
+            limits: HTTPServer.Configuration.Limits(parser: parser),
+            timeouts: HTTPServer.Configuration.Timeouts(
+                headerRead: read, bodyRead: read, idleKeepAlive: .milliseconds(Int64(timeouts.idle * 1000))),
+            maxConnections: limits.maxConnections)
+    }
+}

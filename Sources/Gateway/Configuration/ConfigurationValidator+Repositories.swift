@@ -1,0 +1,106 @@
+extension ConfigurationValidator {
+    /// Request headers that are never forwarded: they belong to one connection, or the transport sets them.
+    static let unforwardableHeaders: Set<String> = [
+        "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te",
+        "trailer", "transfer-encoding", "upgrade", "host", "content-length",
+    ]
+
+    /// The methods a repository may allow.
+    static let knownMethods: Set<String> = ["GET", "HEAD", "PUT", "PATCH", "POST", "DELETE"]
+
+    func validateRepository(
+        _ repository: RepositorySettings, name: String, services: [String: ServiceSettings]
+    ) throws(ConfigurationError) {
+        let path = "repositories.\(name)"
+        guard !name.isEmpty, name.utf8.allSatisfy({ RouteTemplate.isPathByte($0) && $0 != UInt8(ascii: "%") }),
+            !RouteTemplate.isDotSegment(name[...])
+        else { throw fail(path, "expected a repository name of letters, digits, \"-\" and \"_\"") }
+        let route: RouteTemplate
+        do {
+            route = try RouteTemplate(parsing: repository.route)
+        } catch {
+            throw fail(path + ".route", "bad route template \"\(repository.route)\": \(error)")
+        }
+        guard services[repository.service] != nil else {
+            let known = services.keys.sorted().joined(separator: ", ")
+            throw fail(path + ".service", "no service named \"\(repository.service)\"; expected one of: \(known)")
+        }
+        do {
+            _ = try UpstreamPathTemplate(parsing: repository.upstreamPath, route: route)
+        } catch {
+            throw fail(path + ".upstreamPath", "bad upstream path template \"\(repository.upstreamPath)\": \(error)")
+        }
+        try validateMethods(repository.methods, path: path + ".methods")
+        try validateTTLs(repository, path: path)
+        for (index, warm) in repository.warmUp.enumerated() {
+            let warmPath = warm.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            guard case .matched = route.match(warmPath) else {
+                throw fail("\(path).warmUp[\(index)]", "expected a path matching the route \(route), found \"\(warm)\"")
+            }
+        }
+        for (index, header) in repository.cacheKey.headers.enumerated() {
+            try requireHeaderName(header, "\(path).cacheKey.headers[\(index)]")
+        }
+        if case .only(let names) = repository.cacheKey.query, names.contains(where: \.isEmpty) {
+            throw fail(path + ".cacheKey.query", "expected \"*\" or non-empty parameter names")
+        }
+        for (index, header) in repository.forwardHeaders.enumerated() {
+            let keyPath = "\(path).forwardHeaders[\(index)]"
+            try requireHeaderName(header, keyPath)
+            guard !Self.unforwardableHeaders.contains(header.lowercased()) else {
+                throw fail(keyPath, "\"\(header)\" is hop-by-hop or set by the gateway and is never forwarded")
+            }
+        }
+    }
+
+    private func validateMethods(_ methods: [String], path: String) throws(ConfigurationError) {
+        let allowed = Self.knownMethods.sorted().joined(separator: ", ")
+        for (index, method) in methods.enumerated() where !Self.knownMethods.contains(method) {
+            throw fail("\(path)[\(index)]", "expected one of: \(allowed), found \"\(method)\"")
+        }
+        guard methods.contains("GET") else { throw fail(path, "expected GET among the methods") }
+    }
+
+    private func validateTTLs(_ repository: RepositorySettings, path: String) throws(ConfigurationError) {
+        try requireNonNegative(repository.minTTL, path + ".minTTL")
+        try requireNonNegative(repository.maxTTL, path + ".maxTTL")
+        try requireNonNegative(repository.defaultTTL, path + ".defaultTTL")
+        try requireNonNegative(repository.staleWhileRevalidate, path + ".staleWhileRevalidate")
+        try requireNonNegative(repository.staleIfError, path + ".staleIfError")
+        try requirePositive(repository.fetchDeadline, path + ".fetchDeadline")
+        guard repository.minTTL <= repository.maxTTL else {
+            throw fail(path + ".maxTTL", "expected at least minTTL (\(repository.minTTL)), found \(repository.maxTTL)")
+        }
+        guard (repository.minTTL...repository.maxTTL).contains(repository.defaultTTL) else {
+            throw fail(
+                path + ".defaultTTL",
+                "expected a value from minTTL (\(repository.minTTL)) to maxTTL (\(repository.maxTTL)), found \(repository.defaultTTL)"
+            )
+        }
+        if let fraction = repository.refreshAhead, !(fraction > 0 && fraction < 1) {
+            throw fail(
+                path + ".refreshAhead", "expected a fraction of the lifetime above 0 and below 1, found \(fraction)")
+        }
+    }
+
+    func validateRouteCollisions(_ repositories: [String: RepositorySettings]) throws(ConfigurationError) {
+        let reserved = Self.reservedRoutes.compactMap { try? RouteTemplate(parsing: $0) }
+        var seen: [(name: String, route: RouteTemplate)] = []
+        for name in repositories.keys.sorted() {
+            guard let text = repositories[name]?.route, let route = try? RouteTemplate(parsing: text) else { continue }
+            if let taken = reserved.first(where: route.collides(with:)) {
+                throw fail(
+                    "repositories.\(name).route",
+                    "the route \(route) collides with the gateway's own \(taken); expected a route outside /health, /metrics, /admin and /__demo"
+                )
+            }
+            if let other = seen.first(where: { route.collides(with: $0.route) }) {
+                throw fail(
+                    "repositories.\(name).route",
+                    "the route \(route) collides with repositories.\(other.name).route (\(other.route)); expected routes no path matches twice"
+                )
+            }
+            seen.append((name, route))
+        }
+    }
+}

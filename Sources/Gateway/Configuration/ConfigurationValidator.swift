@@ -1,0 +1,114 @@
+import Foundation
+
+/// Checks what decoding cannot: numbers in range, URLs, templates, service references and route
+/// collisions. Throws the first problem found, in a stable order (server, cache, services,
+/// repositories, each by name).
+struct ConfigurationValidator {
+    /// The file named in errors.
+    let file: String
+
+    /// Paths the gateway answers itself; no repository route may match them.
+    static let reservedRoutes = ["/health", "/health/ready", "/metrics", "/admin/{rest...}", "/__demo/{rest...}"]
+
+    func validate(_ configuration: GatewayConfiguration) throws(ConfigurationError) {
+        try validateServer(configuration.server)
+        try validateCache(configuration.cache)
+        for name in configuration.services.keys.sorted() {
+            if let service = configuration.services[name] { try validateService(service, path: "services.\(name)") }
+        }
+        guard !configuration.repositories.isEmpty else {
+            throw fail("repositories", "expected at least one repository")
+        }
+        for name in configuration.repositoryNames {
+            if let repository = configuration.repositories[name] {
+                try validateRepository(repository, name: name, services: configuration.services)
+            }
+        }
+        try validateRouteCollisions(configuration.repositories)
+    }
+
+    func fail(_ keyPath: String, _ problem: String) -> ConfigurationError {
+        ConfigurationError(file: file, keyPath: keyPath, problem: problem)
+    }
+
+    func requirePositive(_ value: Double, _ keyPath: String) throws(ConfigurationError) {
+        guard value > 0, value.isFinite else { throw fail(keyPath, "expected a number above 0, found \(value)") }
+    }
+
+    func requireNonNegative(_ value: Double, _ keyPath: String) throws(ConfigurationError) {
+        guard value >= 0, value.isFinite else { throw fail(keyPath, "expected a number of 0 or more, found \(value)") }
+    }
+
+    func requireHeaderName(_ name: String, _ keyPath: String) throws(ConfigurationError) {
+        let token = "!#$%&'*+-.^_`|~"
+        guard !name.isEmpty,
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || token.unicodeScalars.contains($0))
+            })
+        else { throw fail(keyPath, "expected a header name (letters, digits and !#$%&'*+-.^_`|~), found \"\(name)\"") }
+    }
+
+    private func validateServer(_ server: ServerSettings) throws(ConfigurationError) {
+        guard !server.host.isEmpty else { throw fail("server.host", "expected an address such as 127.0.0.1") }
+        guard (0...65_535).contains(server.port) else {
+            throw fail("server.port", "expected a port number from 0 to 65535, found \(server.port)")
+        }
+        try requirePositive(Double(server.limits.maxHeaderBytes), "server.limits.maxHeaderBytes")
+        try requirePositive(Double(server.limits.maxBodyBytes), "server.limits.maxBodyBytes")
+        try requirePositive(Double(server.limits.maxConnections), "server.limits.maxConnections")
+        try requirePositive(server.timeouts.idle, "server.timeouts.idle")
+        try requirePositive(server.timeouts.request, "server.timeouts.request")
+        try requireNonNegative(server.timeouts.shutdownGrace, "server.timeouts.shutdownGrace")
+    }
+
+    private func validateCache(_ cache: CacheSettings) throws(ConfigurationError) {
+        try requirePositive(Double(cache.memory.maxBytes), "cache.memory.maxBytes")
+        try requirePositive(Double(cache.memory.maxEntries), "cache.memory.maxEntries")
+        if let disk = cache.disk, disk.path.isEmpty {
+            throw fail("cache.disk.path", "expected a folder path, or no disk section for a memory-only cache")
+        }
+        if let bound = cache.disk?.maxBytes { try requirePositive(Double(bound), "cache.disk.maxBytes") }
+    }
+
+    private func validateService(_ service: ServiceSettings, path: String) throws(ConfigurationError) {
+        try validateBaseURL(service.baseURL, path: path + ".baseURL")
+        let timeouts = service.timeouts
+        try requirePositive(timeouts.connect, path + ".timeouts.connect")
+        try requirePositive(timeouts.firstByte, path + ".timeouts.firstByte")
+        try requirePositive(timeouts.total, path + ".timeouts.total")
+        guard timeouts.connect <= timeouts.total, timeouts.firstByte <= timeouts.total else {
+            throw fail(path + ".timeouts", "expected connect and firstByte to be at most total")
+        }
+        for name in service.headers.keys.sorted() { try requireHeaderName(name, "\(path).headers.\(name)") }
+        if let apiKey = service.apiKey { try validateAPIKey(apiKey, path: path + ".apiKey") }
+    }
+
+    private func validateBaseURL(_ text: String, path: String) throws(ConfigurationError) {
+        if text == ServiceSettings.embeddedDemo { return }
+        let expected = "expected http://host[:port][/prefix], https://… or \(ServiceSettings.embeddedDemo)"
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else { throw fail(path, "\(expected), found \"\(text)\"") }
+        guard url.query == nil, url.fragment == nil, url.user == nil, url.password == nil else {
+            throw fail(path, "\(expected) without query, fragment or credentials")
+        }
+    }
+
+    private func validateAPIKey(_ apiKey: APIKeySettings, path: String) throws(ConfigurationError) {
+        switch (apiKey.env, apiKey.file) {
+        case (let name?, nil):
+            guard !name.isEmpty else { throw fail(path + ".env", "expected the name of an environment variable") }
+        case (nil, let file?):
+            guard !file.isEmpty else { throw fail(path + ".file", "expected the path of a file holding the key") }
+        default:
+            throw fail(path, "expected exactly one of \"env\" or \"file\"")
+        }
+        switch (apiKey.header, apiKey.query) {
+        case (let header?, nil): try requireHeaderName(header, path + ".header")
+        case (nil, let query?):
+            guard !query.isEmpty else { throw fail(path + ".query", "expected a query parameter name") }
+        default:
+            throw fail(path, "expected exactly one of \"header\" or \"query\"")
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// The disk cache level.
+public struct DiskCacheSettings: Sendable, Equatable, Decodable {
+    /// The folder holding the cache files (one subfolder per repository), created when missing.
+    public var path: String
+    /// The most bytes kept on disk, all repositories together (oldest files go first); `nil` for no bound.
+    public var maxBytes: Int?
+
+    /// Creates disk settings.
+    public init(path: String, maxBytes: Int? = nil) {
+        self.path = path
+        self.maxBytes = maxBytes
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case path, maxBytes }
+
+    /// Decodes the settings, rejecting unknown keys.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        maxBytes = try container.decodeIfPresent(Int.self, forKey: .maxBytes)
+    }
+}

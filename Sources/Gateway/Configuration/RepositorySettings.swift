@@ -1,0 +1,100 @@
+import Foundation
+
+/// One repository: the route clients call, the service and upstream path behind it, the methods
+/// it allows, its caching policy and which parts of a request make up the cache key.
+public struct RepositorySettings: Sendable, Equatable, Decodable {
+    /// The route template, e.g. `/weather/{city}` or `/api/{path...}`.
+    public var route: String
+    /// The name of the service in `services`.
+    public var service: String
+    /// The upstream path template, filled with the route's captures; defaults to the route.
+    public var upstreamPath: String
+    /// The allowed methods; any of `PUT`, `PATCH`, `POST`, `DELETE` makes the repository read-write.
+    public var methods: [String]
+    /// `cache-first` or `network-first`.
+    public var policy: RepositoryMode
+    /// The shortest freshness lifetime, in seconds, whatever the upstream says.
+    public var minTTL: TimeInterval
+    /// The longest freshness lifetime, in seconds.
+    public var maxTTL: TimeInterval
+    /// The lifetime when the upstream gives none, in seconds.
+    public var defaultTTL: TimeInterval
+    /// How long a stale value is served while it is refreshed in the background, in seconds.
+    public var staleWhileRevalidate: TimeInterval
+    /// How long a stale value is served when the upstream fails, in seconds.
+    public var staleIfError: TimeInterval
+    /// The fraction of the lifetime after which a hit triggers a background refresh, if any.
+    public var refreshAhead: Double?
+    /// The longest a fetch may take before it fails, in seconds.
+    public var fetchDeadline: TimeInterval
+    /// Request paths (with their query, if any) loaded at start-up.
+    public var warmUp: [String]
+    /// Which query parameters and headers take part in the cache key.
+    public var cacheKey: CacheKeySettings
+    /// The request headers forwarded upstream (they key the cache too); none by default;
+    /// `Cookie` and `Authorization` only when listed here.
+    public var forwardHeaders: [String]
+
+    /// Creates repository settings.
+    public init(
+        route: String, service: String, upstreamPath: String? = nil, methods: [String] = ["GET", "HEAD"],
+        policy: RepositoryMode = .cacheFirst, minTTL: TimeInterval = 0, maxTTL: TimeInterval = 86_400,
+        defaultTTL: TimeInterval = 60, staleWhileRevalidate: TimeInterval = 0, staleIfError: TimeInterval = 0,
+        refreshAhead: Double? = nil, fetchDeadline: TimeInterval = 30, warmUp: [String] = [],
+        cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = []
+    ) {
+        self.route = route
+        self.service = service
+        self.upstreamPath = upstreamPath ?? route
+        self.methods = methods
+        self.policy = policy
+        self.minTTL = minTTL
+        self.maxTTL = maxTTL
+        self.defaultTTL = defaultTTL
+        self.staleWhileRevalidate = staleWhileRevalidate
+        self.staleIfError = staleIfError
+        self.refreshAhead = refreshAhead
+        self.fetchDeadline = fetchDeadline
+        self.warmUp = warmUp
+        self.cacheKey = cacheKey
+        self.forwardHeaders = forwardHeaders
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case route, service, upstreamPath, methods, policy, minTTL, maxTTL, defaultTTL, staleWhileRevalidate
+        case staleIfError, refreshAhead, fetchDeadline, warmUp, cacheKey, forwardHeaders
+    }
+
+    /// Decodes the settings, rejecting unknown keys.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let route = try container.decode(String.self, forKey: .route)
+        let defaults = RepositorySettings(route: route, service: "")
+        self.route = route
+        service = try container.decode(String.self, forKey: .service)
+        upstreamPath = try container.decodeIfPresent(String.self, forKey: .upstreamPath) ?? route
+        methods = try container.decodeIfPresent([String].self, forKey: .methods) ?? defaults.methods
+        policy = try container.decodeIfPresent(RepositoryMode.self, forKey: .policy) ?? defaults.policy
+        minTTL = try container.decodeIfPresent(TimeInterval.self, forKey: .minTTL) ?? defaults.minTTL
+        maxTTL = try container.decodeIfPresent(TimeInterval.self, forKey: .maxTTL) ?? defaults.maxTTL
+        defaultTTL = try container.decodeIfPresent(TimeInterval.self, forKey: .defaultTTL) ?? defaults.defaultTTL
+        staleWhileRevalidate =
+            try container.decodeIfPresent(TimeInterval.self, forKey: .staleWhileRevalidate)
+            ?? defaults.staleWhileRevalidate
+        staleIfError = try container.decodeIfPresent(TimeInterval.self, forKey: .staleIfError) ?? defaults.staleIfError
+        refreshAhead = try container.decodeIfPresent(Double.self, forKey: .refreshAhead)
+        fetchDeadline =
+            try container.decodeIfPresent(TimeInterval.self, forKey: .fetchDeadline) ?? defaults.fetchDeadline
+        warmUp = try container.decodeIfPresent([String].self, forKey: .warmUp) ?? []
+        cacheKey = try container.decodeIfPresent(CacheKeySettings.self, forKey: .cacheKey) ?? defaults.cacheKey
+        forwardHeaders =
+            try container.decodeIfPresent([String].self, forKey: .forwardHeaders) ?? defaults.forwardHeaders
+    }
+
+    /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.
+    public var isReadWrite: Bool { methods.contains { Self.writeMethods.contains($0) } }
+
+    /// The methods that make a repository read-write.
+    static let writeMethods: Set<String> = ["PUT", "PATCH", "POST", "DELETE"]
+}

@@ -1,0 +1,41 @@
+extension RouteTemplate {
+    /// Matches a request path (without its query) and returns the captured values.
+    ///
+    /// A variable needs a non-empty segment; a catch-all takes the rest of the path, which may be
+    /// empty. Values keep their percent-encoding. Dot segments in captured values are rejected.
+    public func match(_ path: Substring) -> RouteMatch {
+        guard path.first == "/" else { return .noMatch }
+        let parts = path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        var captures: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .literal(let text):
+                guard index < parts.count, parts[index] == text else { return .noMatch }
+            case .variable(let name):
+                guard index < parts.count, !parts[index].isEmpty else { return .noMatch }
+                if Self.isDotSegment(parts[index]) { return .rejected(String(parts[index])) }
+                captures[name] = String(parts[index])
+            case .catchAll(let name):
+                let rest = parts.dropFirst(index)
+                if let dot = rest.first(where: { Self.isDotSegment($0) }) { return .rejected(String(dot)) }
+                captures[name] = rest.joined(separator: "/")
+                return .matched(captures)
+            }
+        }
+        return parts.count == segments.count ? .matched(captures) : .noMatch
+    }
+
+    /// `true` when some path matches both templates.
+    public func collides(with other: RouteTemplate) -> Bool {
+        Self.collide(segments[...], other.segments[...])
+    }
+
+    private static func collide(_ lhs: ArraySlice<Segment>, _ rhs: ArraySlice<Segment>) -> Bool {
+        switch (lhs.first, rhs.first) {
+        case (nil, nil), (.catchAll, _), (_, .catchAll): true
+        case (nil, _), (_, nil): false
+        case (.literal(let a), .literal(let b)): a == b && collide(lhs.dropFirst(), rhs.dropFirst())
+        default: collide(lhs.dropFirst(), rhs.dropFirst())
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import HTTP1
+import RDS
+
+/// Wraps the gateway's handler: gives every request an id (the client's valid `X-Request-ID` or
+/// a new one) returned on the response and visible to upstream calls as ``RequestID/current``,
+/// counts it in ``GatewayMetrics``, and writes one JSON log line for it.
+public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
+    /// Tells which route (and repository) a request belongs to; must be cheap and never block.
+    public typealias Classifier = @Sendable (HTTPRequest) -> RouteClassification
+
+    /// Methods counted by name; any other token is counted as `other`, so clients cannot add series.
+    private static var knownMethods: Set<HTTPMethod> { [.get, .head, .post, .put, .patch, .delete, .options] }
+
+    private let inner: Inner
+    private let metrics: GatewayMetrics
+    private let logger: any Logger
+    private let classify: Classifier
+
+    /// Wraps `inner`.
+    /// - Parameters:
+    ///   - inner: The handler answering the requests.
+    ///   - metrics: Where requests and cache results are counted.
+    ///   - logger: Where the per-request lines go (at `info`, or `error` for 5xx answers).
+    ///   - classify: Names the route of a request, ``RouteClassification/unmatched`` when none.
+    public init(wrapping inner: Inner, metrics: GatewayMetrics, logger: any Logger, classify: @escaping Classifier) {
+        self.inner = inner
+        self.metrics = metrics
+        self.logger = logger
+        self.classify = classify
+    }
+
+    /// The fast path: asks `inner` first, so that a request it cannot answer at once costs nothing more.
+    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        let start = ContinuousClock.now
+        guard let response = inner.respondImmediately(to: request) else { return nil }
+        return finish(
+            response, for: request, id: RequestID(header: request.headers[RequestID.headerName]), since: start)
+    }
+
+    /// The async path, with the request id bound for every task the answer starts.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let start = ContinuousClock.now
+        let id = RequestID(header: request.headers[RequestID.headerName])
+        var request = request
+        request.headers[RequestID.headerName] = id.value
+        metrics.requestsInFlight.increment()
+        defer { metrics.requestsInFlight.decrement() }
+        let response = await RequestID.$current.withValue(id) { await inner.handle(request) }
+        return finish(response, for: request, id: id, since: start)
+    }
+
+    private func finish(
+        _ response: HTTPResponse, for request: HTTPRequest, id: RequestID, since start: ContinuousClock.Instant
+    )
+        -> HTTPResponse
+    {
+        let duration = ContinuousClock.now - start
+        let classification = classify(request)
+        let method = Self.knownMethods.contains(request.method) ? request.method.rawValue : "other"
+        metrics.recordRequest(route: classification.route, method: method, status: response.status, duration: duration)
+        let cache = response.headers["X-Cache"]
+        if let repository = classification.repository, let cache,
+            let result = GatewayMetrics.CacheResult(rawValue: cache.lowercased())
+        {
+            metrics.recordCacheResult(result, repository: repository)
+        }
+        var fields: [String: LogValue] = [
+            "method": .string(method),
+            "path": .string(String(request.path)),
+            "route": .string(classification.route),
+            "status": .int(response.status),
+            "duration_ms": .double(duration.milliseconds),
+            "request_id": .string(id.value),
+        ]
+        if let cache { fields["cache"] = .string(cache) }
+        if let repository = classification.repository { fields["repository"] = .string(repository) }
+        logger.log(response.status >= 500 ? .error : .info, "request", fields)
+        var response = response
+        response.headers[RequestID.headerName] = id.value
+        return response
+    }
+}

@@ -1,0 +1,54 @@
+import HTTP1
+
+/// Answers the operator's endpoints in front of the gateway's router: `GET /metrics` (Prometheus
+/// text) and `GET /health/ready` (readiness JSON, 200 or 503); every other request goes to `inner`.
+public struct OperationsHandler<Inner: HTTPHandler>: HTTPHandler {
+    /// The metrics route.
+    public static var metricsPath: String { "/metrics" }
+    /// The readiness route.
+    public static var readinessPath: String { "/health/ready" }
+
+    private let inner: Inner
+    private let metrics: GatewayMetrics
+    private let readiness: Readiness
+
+    /// Puts the operator's endpoints in front of `inner`.
+    public init(wrapping inner: Inner, metrics: GatewayMetrics, readiness: Readiness) {
+        self.inner = inner
+        self.metrics = metrics
+        self.readiness = readiness
+    }
+
+    /// `/metrics` is answered at once; others as `inner` does. Readiness probes the disk, so it
+    /// takes the async path.
+    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        switch (request.method, request.path) {
+        case (.get, Self.metricsPath[...]): metricsResponse()
+        case (_, Self.metricsPath[...]), (_, Self.readinessPath[...]): nil
+        default: inner.respondImmediately(to: request)
+        }
+    }
+
+    /// Answers the operator's endpoints, or passes the request to `inner`.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        switch (request.method, request.path) {
+        case (.get, Self.metricsPath[...]):
+            return metricsResponse()
+        case (.get, Self.readinessPath[...]):
+            let report = readiness.report()
+            return HTTPResponse(
+                status: report.httpStatus, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                bytes: report.jsonBytes())
+        case (_, Self.metricsPath[...]), (_, Self.readinessPath[...]):
+            return HTTPResponse(status: 405, headers: ["Allow": "GET"])
+        default:
+            return await inner.handle(request)
+        }
+    }
+
+    private func metricsResponse() -> HTTPResponse {
+        HTTPResponse(
+            status: 200, headers: ["Content-Type": PrometheusTextRenderer.contentType, "Cache-Control": "no-store"],
+            bytes: Array(metrics.prometheusText().utf8))
+    }
+}

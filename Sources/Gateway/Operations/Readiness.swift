@@ -1,0 +1,81 @@
+import Foundation
+import RDS
+import Synchronization
+
+/// Decides whether the gateway is ready for traffic: not while warm-up runs, not while the disk
+/// cache folder is unwritable. Also keeps each upstream's recent status for the report.
+public final class Readiness: Sendable {
+    private let cacheDirectory: URL?
+    private let clock: any ClockProvider
+    private let state: Mutex<State>
+
+    private struct State {
+        var warmUpsRunning = 0
+        var upstreams: [String: UpstreamHealth]
+    }
+
+    /// Creates the model.
+    /// - Parameters:
+    ///   - cacheDirectory: The disk cache folder, probed on every report; `nil` when there is no disk cache.
+    ///   - services: The upstream services to list, by name.
+    ///   - clock: Stamps upstream outcomes.
+    public init(cacheDirectory: URL?, services: [String], clock: any ClockProvider = SystemClock()) {
+        self.cacheDirectory = cacheDirectory
+        self.clock = clock
+        let upstreams = Dictionary(services.map { ($0, UpstreamHealth(service: $0)) }) { first, _ in first }
+        state = Mutex(State(upstreams: upstreams))
+    }
+
+    /// Marks a warm-up as running; the gateway is not ready until each has finished.
+    public func warmUpStarted() {
+        state.withLock { $0.warmUpsRunning += 1 }
+    }
+
+    /// Marks a warm-up as finished.
+    public func warmUpFinished() {
+        state.withLock { $0.warmUpsRunning = max(0, $0.warmUpsRunning - 1) }
+    }
+
+    /// Runs `warmUp`, not ready meanwhile.
+    public func duringWarmUp<Result>(_ warmUp: () async -> Result) async -> Result {
+        warmUpStarted()
+        defer { warmUpFinished() }
+        return await warmUp()
+    }
+
+    /// Records one upstream call's outcome; `errorCode` is `nil` on success.
+    public func recordUpstream(service: String, errorCode: String?) {
+        let now = clock.now
+        state.withLock { state in
+            state.upstreams[service, default: UpstreamHealth(service: service)].record(errorCode: errorCode, at: now)
+        }
+    }
+
+    /// Probes the disk cache (outside any lock) and reports.
+    public func report() -> ReadinessReport {
+        let (warmingUp, upstreams) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams) }
+        let diskError = cacheDirectory.flatMap(Self.probeWritable)
+        return ReadinessReport(
+            ready: !warmingUp && diskError == nil,
+            warmUp: warmingUp ? "running" : "done",
+            diskCache: cacheDirectory == nil ? "none" : (diskError == nil ? "writable" : "unwritable"),
+            diskCacheError: diskError,
+            upstreams: upstreams.values.sorted { $0.service < $1.service })
+    }
+
+    /// Creates, writes and removes a probe file in `directory` with POSIX calls (so `errno` is
+    /// the real reason); returns why that failed, or `nil`.
+    private static func probeWritable(_ directory: URL) -> String? {
+        let probe = directory.appendingPathComponent(".ready-probe-\(RequestID.generate().value)").path
+        let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            return "cannot create a file in \(directory.path): \(String(cString: strerror(errno)))"
+        }
+        let written = write(descriptor, "ok", 2)
+        let writeError = errno
+        close(descriptor)
+        guard unlink(probe) == 0 else { return "cannot remove \(probe): \(String(cString: strerror(errno)))" }
+        guard written == 2 else { return "cannot write in \(directory.path): \(String(cString: strerror(writeError)))" }
+        return nil
+    }
+}

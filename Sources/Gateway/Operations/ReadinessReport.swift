@@ -1,0 +1,27 @@
+import Foundation
+
+/// The answer of `GET /health/ready`: whether the gateway should get traffic, and why not.
+public struct ReadinessReport: Sendable, Hashable, Encodable {
+    /// `true` when warm-up is over and the disk cache is writable.
+    public var ready: Bool
+    /// `running` while warm-up loads its keys, then `done`.
+    public var warmUp: String
+    /// `writable`, `unwritable` or `none` (no disk cache configured).
+    public var diskCache: String
+    /// Why the disk cache is unwritable, when it is.
+    public var diskCacheError: String?
+    /// Every upstream service's recent status, by name.
+    public var upstreams: [UpstreamHealth]
+
+    /// 200 when ready, 503 when not.
+    public var httpStatus: Int { ready ? 200 : 503 }
+
+    /// The report as a JSON object with sorted keys and ISO 8601 dates.
+    public func jsonBytes() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return (try? encoder.encode(self)).map(Array.init) ?? Array(#"{"ready":false}"#.utf8)
+    }
+}

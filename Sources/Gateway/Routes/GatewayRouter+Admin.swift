@@ -1,0 +1,83 @@
+import Foundation
+import HTTP1
+import RDS
+
+extension GatewayRouter {
+    /// `/admin/repositories`, `…/{name}/state?path=`, `…/{name}/refresh?path=[&wait=false]` and
+    /// `…/{name}/cache[?path=]`, after the access check.
+    func admin(_ request: HTTPRequest) async -> HTTPResponse {
+        let path = request.path
+        if let refusal = adminAccess.refusal(for: request) {
+            var headers = HTTPHeaders()
+            if refusal.kind == .unauthorized { headers["WWW-Authenticate"] = #"Bearer realm="rds-gateway""# }
+            return ProblemResponse.make(refusal, path: path, headers: headers)
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2)
+        guard parts.first == "repositories" else {
+            return refuse(.routeNotFound, "No admin endpoint \(path)", path: path)
+        }
+        if parts.count == 1 {
+            guard request.method == .get else { return refuse(.methodNotAllowed, "GET only", path: path, allow: "GET") }
+            return JSONResponse.make(container.routes.map(describe))
+        }
+        guard parts.count == 3 else { return refuse(.routeNotFound, "No admin endpoint \(path)", path: path) }
+        let name = String(parts[parts.startIndex + 1])
+        guard let route = container.route(named: name), let repository = container.makeRepository(named: name) else {
+            return refuse(.repositoryNotFound, "No repository named \"\(name)\"", path: path)
+        }
+        let query = QueryItems(request.query)
+        let key = query["path"].flatMap { route.key(forTarget: $0) }
+        if query["path"] != nil, key == nil {
+            return refuse(.badRequest, "The path does not match the route \(route.template)", path: path)
+        }
+        switch (parts.last, request.method) {
+        case ("state", .get):
+            guard let key else { return refuse(.badRequest, "state needs ?path=", path: path) }
+            var object = ResourceStateJSON.object(repository.state(of: key))
+            object["key"] = key.description
+            return JSONResponse.make(object)
+        case ("refresh", .post):
+            guard let key else { return refuse(.badRequest, "refresh needs ?path=", path: path) }
+            if query["wait"] == "false" {
+                repository.refreshInBackground(key)
+                return JSONResponse.make(["status": "accepted", "key": key.description], status: 202)
+            }
+            do {
+                let answer = try await repository.refresh(key)
+                return RepositoryResponse.make(answer, request: request, now: container.clock.now)
+            } catch {
+                return ProblemResponse.make(error, path: path, repository: name)
+            }
+        case ("cache", .delete):
+            do {
+                if let key { try await repository.purge(key) } else { try await repository.purgeAll() }
+                return JSONResponse.make(["repository": name, "purged": key?.description ?? "all"])
+            } catch {
+                return ProblemResponse.make(error, path: path, repository: name)
+            }
+        case ("state", _): return refuse(.methodNotAllowed, "GET only", path: path, allow: "GET")
+        case ("refresh", _): return refuse(.methodNotAllowed, "POST only", path: path, allow: "POST")
+        case ("cache", _): return refuse(.methodNotAllowed, "DELETE only", path: path, allow: "DELETE")
+        default: return refuse(.routeNotFound, "No admin endpoint \(path)", path: path)
+        }
+    }
+
+    private func describe(_ route: RepositoryRoute) -> [String: Any] {
+        let settings = route.settings
+        var object: [String: Any] = [
+            "name": route.name, "route": settings.route, "service": settings.service,
+            "upstreamPath": settings.upstreamPath,
+            "methods": settings.methods, "readWrite": settings.isReadWrite, "policy": settings.policy.rawValue,
+            "minTTL": settings.minTTL,
+            "maxTTL": settings.maxTTL, "defaultTTL": settings.defaultTTL,
+            "staleWhileRevalidate": settings.staleWhileRevalidate, "staleIfError": settings.staleIfError,
+            "refreshAhead": settings.refreshAhead ?? NSNull(), "warmUp": settings.warmUp,
+        ]
+        if let memory = container.memoryStatistics(named: route.name) {
+            object["memory"] = ["entries": memory.entries, "bytes": memory.bytes, "evictions": memory.evictions]
+        }
+        object["disk"] =
+            container.configuration.cache.disk == nil ? "off" : (container.diskProblems[route.name] ?? "ok")
+        return object
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HTTP1
+import RDS
+
+/// The gateway's HTTP handler: liveness, admin, the embedded demo's knobs, and every repository
+/// route (`/metrics` and `/health/ready` are answered in front of it by ``OperationsHandler``).
+///
+/// ``respondImmediately(to:)`` answers fresh cache hits (and `/health`) on the server's event loop
+/// without a task hop, through ``Repository/cachedAnswer(for:)``; everything else goes through
+/// ``handle(_:)``: misses, revalidation, stale answers, errors, Server-Sent Events, writes and
+/// admin calls. When the client goes away the handling task is cancelled, which abandons the
+/// upstream call unless other waiters share it (RDS single-flight).
+public struct GatewayRouter: HTTPHandler {
+    /// The composition root's container.
+    public let container: GatewayDependencyContainer
+    let adminAccess: AdminAccess
+    /// The embedded demo upstream, reachable at `/__demo/…` for its knobs.
+    let demo: (any HTTPHandler)?
+
+    /// Creates the router.
+    /// - Parameters:
+    ///   - container: Supplies the repositories and their routes.
+    ///   - demo: The embedded demo upstream, whose `/__demo/…` knobs the router passes through.
+    public init(container: GatewayDependencyContainer, demo: (any HTTPHandler)? = nil) {
+        self.container = container
+        self.adminAccess = AdminAccess(token: container.configuration.server.adminToken)
+        self.demo = demo
+    }
+
+    /// Answers `/health` and fresh cache hits of `GET`/`HEAD` synchronously; `nil` otherwise.
+    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let path = request.path
+        if path == "/health" { return Self.health }
+        guard !Self.wantsEvents(request), !Self.wantsRevalidation(request),
+            let (route, captures) = match(path), let repository = container.makeRepository(named: route.name)
+        else { return nil }
+        let key = route.key(captures: captures, query: request.query, headers: request.headers)
+        guard let answer = repository.cachedAnswer(for: key) else { return nil }
+        return RepositoryResponse.make(answer, request: request, now: container.clock.now)
+    }
+
+    /// Answers any request.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let path = request.path
+        if path == "/health" {
+            guard request.method == .get || request.method == .head else {
+                return refuse(.methodNotAllowed, "/health answers GET and HEAD", path: path, allow: "GET, HEAD")
+            }
+            return Self.health
+        }
+        if path == "/admin" || path.hasPrefix("/admin/") { return await admin(request) }
+        if let demo, path.hasPrefix("/__demo/") { return await demo.handle(request) }
+        switch matchOrReject(path) {
+        case .success(let (route, captures)):
+            return await repositoryRequest(request, route: route, captures: captures)
+        case .failure(let refusal):
+            return ProblemResponse.make(refusal, path: path)
+        }
+    }
+
+    /// The route matching `path` and its captures, or `nil` (also for rejected traversal).
+    func match(_ path: Substring) -> (RepositoryRoute, [String: String])? {
+        if case .success(let found) = matchOrReject(path) { return found }
+        return nil
+    }
+
+    private func matchOrReject(_ path: Substring) -> Result<(RepositoryRoute, [String: String]), GatewayError> {
+        for route in container.routes {
+            switch route.template.match(path) {
+            case .noMatch: continue
+            case .matched(let captures): return .success((route, captures))
+            case .rejected(let segment):
+                return .failure(GatewayError(.pathTraversal, "The path segment \"\(segment)\" is not allowed"))
+            }
+        }
+        return .failure(GatewayError(.routeNotFound, "No route matches \(path)"))
+    }
+
+    /// The route template and repository of `request`, for metrics and request logs.
+    public func classify(_ request: HTTPRequest) -> RouteClassification {
+        let path = request.path
+        if path == "/health" || path == "/metrics" || path == "/health/ready" {
+            return RouteClassification(route: String(path))
+        }
+        if path.hasPrefix("/admin/") { return RouteClassification(route: "/admin") }
+        if demo != nil, path.hasPrefix("/__demo/") { return RouteClassification(route: "/__demo") }
+        guard let (route, _) = match(path) else { return .unmatched }
+        return RouteClassification(route: route.settings.route, repository: route.name)
+    }
+
+    func refuse(_ kind: GatewayError.Kind, _ message: String, path: Substring, allow: String? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        if let allow { headers["Allow"] = allow }
+        return ProblemResponse.make(GatewayError(kind, message), path: path, headers: headers)
+    }
+
+    private static let health = HTTPResponse(
+        status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+        bytes: Array(#"{"status":"ok"}"#.utf8))
+
+    /// `true` when the client asks for Server-Sent Events (`Accept: text/event-stream`).
+    static func wantsEvents(_ request: HTTPRequest) -> Bool {
+        request.headers["Accept"]?.contains("text/event-stream") ?? false
+    }
+
+    /// `true` when the client asks for revalidation: `Cache-Control: no-cache` or `max-age=0`, or `Pragma: no-cache`.
+    static func wantsRevalidation(_ request: HTTPRequest) -> Bool {
+        if request.headers["Pragma"]?.contains("no-cache") == true { return true }
+        guard request.headers.contains("Cache-Control") else { return false }
+        let control = CacheControl(headers: request.headers)
+        return control.contains("no-cache") || control.deltaSeconds("max-age") == 0
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HTTP1
+import RDS
+
+/// Turns a ``RepositoryAnswer`` into what the client sees: the upstream's status, body and content
+/// headers, plus `Cache-Status` (RFC 9211), `X-Cache`, `Age`, a `Cache-Control` that counts down
+/// the gateway's own lifetime, and the stale-because-failed headers; 304 when the client's
+/// conditional headers match.
+enum RepositoryResponse {
+    /// The `Cache-Status` cache name.
+    static let cacheName = "rds-gateway"
+
+    /// The response for `answer` to `request` at `now`; `forwardedOnRequest` is `true` when the
+    /// client asked for revalidation (`no-cache`).
+    static func make(
+        _ answer: RepositoryAnswer<Representation>, request: HTTPRequest, now: Date, forwardedOnRequest: Bool = false
+    ) -> HTTPResponse {
+        let representation = answer.value
+        var headers = representation.headers
+        if let entry = answer.entry {
+            let lifetime = entry.expiresAt.timeIntervalSince(entry.storedAt) + entry.initialAge
+            headers["Cache-Control"] =
+                "max-age=\(max(0, Int(lifetime)))" + (entry.mustRevalidate ? ", must-revalidate" : "")
+            headers["Expires"] = nil
+            headers["Age"] = String(max(0, Int(entry.age(at: now))))
+        }
+        headers["X-Cache"] = answer.error == nil ? answer.cacheStatus.rawValue.uppercased() : "STALE"
+        headers["Cache-Status"] = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
+        if let error = answer.error {
+            headers["X-Resource-State"] = "failed"
+            headers["X-Resource-Error"] = ProblemResponse.resourceErrorCode(error)
+        }
+        if representation.status == 200,
+            ConditionalRequest.isNotModified(
+                request.headers, etag: representation.headers["ETag"],
+                lastModified: representation.headers["Last-Modified"])
+        {
+            headers.remove("Content-Type")
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        return HTTPResponse(status: representation.status, headers: headers, bytes: representation.body)
+    }
+
+    /// The `Cache-Status` field value, e.g. `rds-gateway; hit; ttl=42` or `rds-gateway; fwd=miss; stored`;
+    /// a value served because the upstream failed reads `rds-gateway; fwd=stale; ttl=-3; detail=<code>`.
+    static func cacheStatus(
+        _ answer: RepositoryAnswer<Representation>, now: Date, forwardedOnRequest: Bool
+    ) -> String {
+        var parameters = [cacheName]
+        let forward = forwardedOnRequest ? "fwd=request" : nil
+        switch answer.cacheStatus {
+        case _ where answer.error != nil:
+            parameters.append(forward ?? "fwd=stale")
+        case .hit:
+            parameters.append("hit")
+        case .miss, .bypass:
+            parameters.append(forward ?? "fwd=miss")
+        case .revalidated:
+            parameters += [forward ?? "fwd=stale", "fwd-status=304"]
+        case .stale:
+            parameters.append("hit")
+        }
+        if answer.cacheStatus == .miss || answer.cacheStatus == .revalidated, answer.entry != nil {
+            parameters.append("stored")
+        }
+        if let entry = answer.entry {
+            parameters.append("ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))")
+        }
+        if let error = answer.error {
+            parameters.append("detail=\(ProblemResponse.resourceErrorCode(error))")
+        }
+        return parameters.joined(separator: "; ")
+    }
+}

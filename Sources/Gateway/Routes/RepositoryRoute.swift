@@ -1,0 +1,54 @@
+import HTTP1
+
+/// How requests reach one repository: its route, the upstream path template, and the cache-key
+/// rules that turn a matched request into a ``ResourceKey``.
+public struct RepositoryRoute: Sendable {
+    /// The repository's name.
+    public let name: String
+    /// Its settings from the configuration.
+    public let settings: RepositorySettings
+    /// The route clients call.
+    public let template: RouteTemplate
+    /// The upstream path the captures fill.
+    public let upstream: UpstreamPathTemplate
+    /// Which query parameters and headers make up the key (and are forwarded).
+    public let keyRules: CacheKeyRules
+
+    /// Builds the route of a validated repository.
+    /// - Throws: ``RouteTemplateError`` when a template does not parse (validation prevents it).
+    public init(name: String, settings: RepositorySettings) throws(RouteTemplateError) {
+        self.name = name
+        self.settings = settings
+        self.template = try RouteTemplate(parsing: settings.route)
+        self.upstream = try UpstreamPathTemplate(parsing: settings.upstreamPath, route: template)
+        let query: QueryParameterRule =
+            switch settings.cacheKey.query {
+            case .all: .all
+            case .only(let names): names.isEmpty ? .none : .only(Set(names))
+            }
+        self.keyRules = CacheKeyRules(queryParameters: query, headers: settings.forwardedHeaderList)
+    }
+
+    /// The key for a request whose path matched with `captures`: the upstream path from the
+    /// template (its own query, if any, joined with the client's admitted parameters), the
+    /// admitted query and the forwarded headers.
+    public func key(captures: [String: String], query: Substring?, headers: HTTPHeaders) -> ResourceKey {
+        let expanded = upstream.expand(captures)
+        guard let mark = expanded.firstIndex(of: "?") else {
+            return keyRules.key(repository: name, path: expanded, query: query, requestHeaders: headers)
+        }
+        let ownQuery = expanded[expanded.index(after: mark)...]
+        let admitted = keyRules.key(repository: name, path: "/", query: query, requestHeaders: headers)
+        let combined = [String(ownQuery), admitted.query].filter { !$0.isEmpty }.joined(separator: "&")
+        return ResourceKey(
+            repository: name, path: String(expanded[..<mark]), query: combined[...], headers: admitted.headers)
+    }
+
+    /// The key for a path (with its query, if any) such as a warm-up entry or an admin `?path=`;
+    /// `nil` when it does not match the route.
+    public func key(forTarget target: String, headers: HTTPHeaders = [:]) -> ResourceKey? {
+        let request = HTTPRequest(method: .get, target: target, headers: headers)
+        guard case .matched(let captures) = template.match(request.path) else { return nil }
+        return key(captures: captures, query: request.query, headers: headers)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+import HTTP1
+import Synchronization
+
+/// A Server-Sent Events subscription in a test: reads the raw (chunked) stream on its own thread
+/// and collects the `event:` names and `data:` lines as they arrive.
+final class EndToEndEventStream: Sendable {
+    /// One received event.
+    struct Event: Sendable, Equatable {
+        let name: String
+        let data: String
+    }
+
+    private let descriptor: Int32
+    private let state = Mutex<
+        (text: String, waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)], closed: Bool)
+    >(("", [], false))
+
+    /// Subscribes to `target` on the gateway at `port`.
+    init(_ target: String, port: Int) throws {
+        descriptor = try EndToEndClient.connect(
+            .get, target, port: port, headers: ["Accept": "text/event-stream"], body: "")
+        let descriptor = descriptor
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 8_192)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { break }
+                append(String(decoding: buffer[..<count], as: UTF8.self))
+            }
+            finish()
+        }
+    }
+
+    /// The events so far.
+    var events: [Event] {
+        let text = state.withLock { $0.text }
+        var events: [Event] = []
+        var name: String?
+        for line in text.split(separator: "\r\n").flatMap({ $0.split(separator: "\n") }) {
+            if line.hasPrefix("event: ") {
+                name = String(line.dropFirst(7))
+            } else if line.hasPrefix("data: "), let current = name {
+                events.append(Event(name: current, data: String(line.dropFirst(6))))
+                name = nil
+            }
+        }
+        return events
+    }
+
+    /// The event names so far.
+    var names: [String] { events.map(\.name) }
+
+    /// Returns once `count` events have arrived (or the stream closed).
+    func waitForEvents(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            state.withLock { $0.waiters.append((count, continuation)) }
+            resumeDue()
+        }
+    }
+
+    /// Closes the subscription.
+    func close() { shutdown(descriptor, Int32(SHUT_RDWR)) }
+
+    deinit { Glibc.close(descriptor) }
+
+    private func append(_ text: String) {
+        state.withLock { $0.text += text }
+        resumeDue()
+    }
+
+    private func finish() {
+        state.withLock { $0.closed = true }
+        resumeDue()
+    }
+
+    private func resumeDue() {
+        let current = events.count
+        let due = state.withLock { state in
+            let due = state.waiters.filter { $0.count <= current || state.closed }
+            state.waiters.removeAll { $0.count <= current || state.closed }
+            return due
+        }
+        due.forEach { $0.continuation.resume() }
+    }
+}

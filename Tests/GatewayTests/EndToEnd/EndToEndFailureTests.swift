@@ -1,0 +1,98 @@
+import Foundation
+import Gateway
+import HTTP1
+import Testing
+
+struct EndToEndFailureTests {
+    @Test func get_ServesStaleWithFailureHeaders_WhenUpstreamFailsWithinStaleIfError() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { _, call in
+            call == 1
+                ? EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "cached")
+                : EndToEndUpstream.Reply(status: 503, body: "down")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            var settings = settings
+            settings.staleIfError = 300
+            return settings
+        }
+        _ = try await gateway.get("/items/a")
+        gateway.clock.advance(by: 61)
+        let stale = try await gateway.get("/items/a")
+        #expect(stale.status == 200)
+        #expect(stale.text == "cached")
+        #expect(stale.headers["X-Cache"] == "STALE")
+        #expect(stale.headers["X-Resource-State"] == "failed")
+        #expect(stale.headers["X-Resource-Error"] == "upstream_bad_response")
+        #expect(stale.headers["Cache-Status"] == "rds-gateway; fwd=stale; ttl=-1; detail=upstream_bad_response")
+        #expect(stale.headers["Age"] == "61")
+        gateway.clock.advance(by: 300)
+        let tooOld = try await gateway.get("/items/a")
+        #expect(tooOld.status == 502)
+        #expect(tooOld.headers["Content-Type"] == "application/problem+json")
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    /// How an upstream fails, and what the client must see.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let status: Int
+        let chain: [String]
+        var testDescription: String { name }
+    }
+
+    @Test(arguments: [
+        Case(name: "404", status: 404, chain: ["fetch_failed", "upstream_not_found"]),
+        Case(name: "5xx", status: 502, chain: ["fetch_failed", "upstream_bad_response"]),
+        Case(name: "timeout", status: 504, chain: ["fetch_failed", "upstream_timeout", "transport_timeout"]),
+        Case(name: "refused", status: 503, chain: ["fetch_failed", "upstream_unavailable", "transport_refused"]),
+        Case(
+            name: "malformed", status: 502,
+            chain: ["fetch_failed", "upstream_bad_response", "transport_malformed_response"]),
+    ])
+    func get_AnswersProblemWithChain_WhenNothingIsCached(failure: Case) async throws {
+        var upstreamURL: String
+        var stopUpstream: @Sendable () async -> Void = {}
+        switch failure.name {
+        case "refused":
+            let gone = try await EndToEndUpstream.start()
+            upstreamURL = gone.baseURL
+            await gone.stop()
+        case "malformed":
+            let raw = try RawSocketUpstream(response: "HTTP/1.1 two hundred OK\r\n\r\n", closeAfterReply: true)
+            upstreamURL = "http://127.0.0.1:\(raw.port)"
+            stopUpstream = { raw.stop() }
+        default:
+            let upstream = try await EndToEndUpstream.start()
+            upstream.on("/items/a") { _, _ in
+                switch failure.name {
+                case "404": EndToEndUpstream.Reply(status: 404, body: "no")
+                case "5xx": EndToEndUpstream.Reply(status: 500, body: "boom")
+                default: EndToEndUpstream.Reply(body: "late", delay: .seconds(5))
+                }
+            }
+            upstreamURL = upstream.baseURL
+            stopUpstream = { await upstream.stop() }
+        }
+        let timeouts =
+            failure.name == "timeout" ? UpstreamTimeouts(connect: 2, firstByte: 0.2, total: 0.3) : UpstreamTimeouts()
+        let gateway = try await EndToEndGateway.start(upstream: upstreamURL, timeouts: timeouts)
+        let answer = try await gateway.get("/items/a")
+        #expect(answer.status == failure.status)
+        #expect(answer.headers["Content-Type"] == "application/problem+json")
+        let problem = answer.json
+        #expect(problem["status"] as? Int == failure.status)
+        #expect(problem["instance"] as? String == "/items/a")
+        #expect(problem["repository"] as? String == "items")
+        var codes = [problem["code"] as? String ?? ""]
+        var inner = problem["inner"] as? [String: Any]
+        while let link = inner {
+            codes.append(link["code"] as? String ?? "")
+            inner = link["inner"] as? [String: Any]
+        }
+        #expect(Array(codes.prefix(failure.chain.count)) == failure.chain)
+        await gateway.stop()
+        await stopUpstream()
+    }
+}

@@ -1,0 +1,75 @@
+import Gateway
+import RDS
+import Testing
+
+struct GatewayMetricsTests {
+    @Test func prometheusText_ListsEveryGatewayMetric_InValidText() throws {
+        let metrics = GatewayMetrics()
+        metrics.registerRepository("weather")
+        metrics.registerService("demo")
+        metrics.observeCache(repository: "weather", level: "memory") {
+            DatastoreStatistics(entries: 2, bytes: 512, evictions: 1)
+        }
+        metrics.observeOpenConnections { 3 }
+
+        let families = try PrometheusTextParser.parse(metrics.prometheusText())
+
+        #expect(
+            families.map(\.name) == [
+                "rds_gateway_cache_bytes", "rds_gateway_cache_coalesced_waiters_total", "rds_gateway_cache_entries",
+                "rds_gateway_cache_evictions_total", "rds_gateway_cache_lookups_total",
+                "rds_gateway_http_request_duration_seconds", "rds_gateway_http_requests_in_flight",
+                "rds_gateway_http_requests_total", "rds_gateway_open_connections", "rds_gateway_upstream_errors_total",
+                "rds_gateway_upstream_request_duration_seconds", "rds_gateway_upstream_requests_total",
+            ])
+        let lookups = try #require(families.first { $0.name == "rds_gateway_cache_lookups_total" })
+        #expect(lookups.samples.map { $0.labels["result"] } == ["bypass", "hit", "miss", "revalidated", "stale"])
+        #expect(lookups.samples.allSatisfy { $0.value == 0 })
+        #expect(value(in: families, "rds_gateway_cache_bytes", ["repository": "weather", "level": "memory"]) == 512)
+        #expect(
+            value(in: families, "rds_gateway_cache_evictions_total", ["repository": "weather", "level": "memory"]) == 1)
+        #expect(value(in: families, "rds_gateway_open_connections", [:]) == 3)
+    }
+
+    @Test func counters_FollowAScriptedSequenceOfAnswers() throws {
+        let metrics = GatewayMetrics()
+        metrics.registerRepository("weather")
+        for result: GatewayMetrics.CacheResult in [.miss, .hit, .hit, .stale, .revalidated, .hit] {
+            metrics.recordCacheResult(result, repository: "weather")
+        }
+        metrics.observeCoalescedWaiters(repository: "weather") { 4 }
+        metrics.recordUpstreamCall(service: "demo", duration: .milliseconds(20), errorCode: nil)
+        metrics.recordUpstreamCall(service: "demo", duration: .seconds(2), errorCode: "upstream_timeout")
+        metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 200, duration: .microseconds(300))
+        metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 200, duration: .milliseconds(3))
+        metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 504, duration: .seconds(2))
+
+        let families = try PrometheusTextParser.parse(metrics.prometheusText())
+        let weather = ["repository": "weather"]
+
+        #expect(value(in: families, "rds_gateway_cache_lookups_total", weather.merging(["result": "hit"]) { $1 }) == 3)
+        #expect(value(in: families, "rds_gateway_cache_lookups_total", weather.merging(["result": "miss"]) { $1 }) == 1)
+        #expect(
+            value(in: families, "rds_gateway_cache_lookups_total", weather.merging(["result": "stale"]) { $1 }) == 1)
+        #expect(value(in: families, "rds_gateway_cache_coalesced_waiters_total", weather) == 4)
+        #expect(value(in: families, "rds_gateway_upstream_requests_total", ["service": "demo"]) == 2)
+        #expect(
+            value(in: families, "rds_gateway_upstream_errors_total", ["service": "demo", "code": "upstream_timeout"])
+                == 1)
+        let ok = ["route": "/weather/{city}", "method": "GET", "status": "200"]
+        #expect(value(in: families, "rds_gateway_http_requests_total", ok) == 2)
+        #expect(value(in: families, "rds_gateway_http_requests_total", ok.merging(["status": "504"]) { $1 }) == 1)
+        let route = ["route": "/weather/{city}"]
+        let duration = "rds_gateway_http_request_duration_seconds"
+        let fastest = route.merging(["le": "0.001"]) { $1 }
+        #expect(value(in: families, duration, fastest, sample: duration + "_bucket") == 1)
+        #expect(value(in: families, duration, route, sample: duration + "_count") == 3)
+    }
+}
+
+/// The value of the sample of `family` (named `sample`, by default the family's name) with exactly `labels`.
+func value(
+    in families: [PrometheusTextParser.Family], _ family: String, _ labels: [String: String], sample: String? = nil
+) -> Double? {
+    families.first { $0.name == family }?.samples.first { $0.name == (sample ?? family) && $0.labels == labels }?.value
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A loopback listener on port 0 that answers each connection with the same canned bytes after
+/// reading the request head (or stays silent), on its own thread: the peer for the health check tests.
+final class CannedHTTPListener: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    /// Listens on 127.0.0.1; `answer` nil means accept and never answer.
+    init(answer: String?) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0
+                    && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw POSIXError(.EADDRINUSE)
+        }
+        self.descriptor = descriptor
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+        // The thread owns the descriptor: it closes it once accept fails after stop(), so the
+        // number cannot be reused by another test's socket while this thread still accepts on it.
+        Thread.detachNewThread {
+            var silent: [Int32] = []
+            defer {
+                silent.forEach { close($0) }
+                close(descriptor)
+            }
+            while true {
+                let client = accept(descriptor, nil, nil)
+                guard client >= 0 else { return }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                var head: [UInt8] = []
+                while !head.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {
+                    let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+                    guard count > 0 else { break }
+                    head += buffer[..<count]
+                }
+                if let answer {
+                    _ = Array(answer.utf8).withUnsafeBytes {
+                        send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                    }
+                    close(client)
+                } else {
+                    silent.append(client)
+                }
+            }
+        }
+    }
+
+    /// Stops accepting; the listener's thread then closes its sockets.
+    func stop() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+}

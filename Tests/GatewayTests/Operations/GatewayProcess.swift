@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+
+/// The built `rds-gateway` binary running as a child process on a loopback port, with its JSON
+/// log lines collected as they come: the subject of the process-level operations tests.
+final class GatewayProcess: Sendable {
+    /// One log line, every value as text.
+    typealias Event = [String: String]
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private struct Log {
+        var events: [Event] = []
+        var ended = false
+        var waiters: [(name: String, continuation: CheckedContinuation<Event?, Never>)] = []
+    }
+
+    private let process: Process
+    private let log = Mutex(Log())
+    private let exited: Task<Int32, Never>
+    private let boundPort = Mutex(0)
+
+    /// The port the gateway listens on, from its `started` event.
+    var port: Int { boundPort.withLock { $0 } }
+
+    /// Starts the binary with `config` (port 0 on 127.0.0.1) and waits for its `started` event.
+    init(config: URL, environment: [String: String] = [:]) async throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("rds-gateway")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw Failure(description: "no rds-gateway binary at \(binary.path): build the package first")
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.environment = [
+            "PATH": "/usr/bin:/bin", "RDS_CONFIG": config.path, "RDS_HOST": "127.0.0.1", "RDS_PORT": "0",
+            "RDS_LOG_LEVEL": "info",
+        ].merging(environment) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let (exits, exit) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { process in
+            exit.yield(process.terminationStatus)
+            exit.finish()
+        }
+        self.process = process
+        exited = Task { await exits.first { _ in true } ?? -1 }
+        let pending = Mutex<[UInt8]>([])
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            let lines: [[UInt8]] = pending.withLock { pending in
+                pending += data
+                var lines: [[UInt8]] = []
+                while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    lines.append(Array(pending[..<end]))
+                    pending.removeSubrange(...end)
+                }
+                return lines
+            }
+            for line in lines {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+                    continue
+                }
+                self?.record(object.mapValues { "\($0)" })
+            }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                self?.endLog()
+            }
+        }
+        try process.run()
+        guard let started = await event(named: "started"), let address = started["address"],
+            let port = address.split(separator: ":").last.flatMap({ Int($0) })
+        else {
+            stop()
+            throw Failure(description: "the gateway ended or logged no address before starting")
+        }
+        boundPort.withLock { $0 = port }
+    }
+
+    /// Sends `signal` to the gateway.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to end and returns its exit status.
+    func exitStatus() async -> Int32 {
+        await exited.value
+    }
+
+    /// The first log event named `name`, waiting for it; `nil` when the log ended without one.
+    func event(named name: String) async -> Event? {
+        await withCheckedContinuation { continuation in
+            let found: Event?? = log.withLock { log in
+                if let event = log.events.first(where: { $0["event"] == name }) { return .some(event) }
+                if log.ended { return .some(nil) }
+                log.waiters.append((name, continuation))
+                return nil
+            }
+            if let found { continuation.resume(returning: found) }
+        }
+    }
+
+    /// Ends the process if it is still running (test clean-up).
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    private func record(_ event: Event) {
+        let due = log.withLock { log in
+            log.events.append(event)
+            let due = log.waiters.filter { $0.name == event["event"] }
+            log.waiters.removeAll { $0.name == event["event"] }
+            return due
+        }
+        for waiter in due { waiter.continuation.resume(returning: event) }
+    }
+
+    private func endLog() {
+        let waiters = log.withLock { log in
+            log.ended = true
+            defer { log.waiters = [] }
+            return log.waiters
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: nil) }
+    }
+}

@@ -1,0 +1,129 @@
+import Gateway
+import HTTP1
+import RDS
+import RDSTesting
+import Synchronization
+import Testing
+
+struct InstrumentedHandlerTests {
+    @Test func handle_ReturnsTheClientsRequestID_AndBindsItForUpstreamCalls() async throws {
+        let inner = EchoHandler()
+        let handler = InstrumentedHandler(wrapping: inner, metrics: GatewayMetrics(), logger: RecordingLogger()) { _ in
+            RouteClassification(route: "/weather/{city}", repository: "weather")
+        }
+        let response = await handler.handle(
+            HTTPRequest(method: .get, target: "/weather/oslo", headers: ["X-Request-ID": "trace-42"]))
+
+        #expect(response.headers["X-Request-ID"] == "trace-42")
+        #expect(inner.seen.first?.current == "trace-42")
+        #expect(inner.seen.first?.header == "trace-42")
+    }
+
+    @Test func handle_ReplacesAnInvalidRequestID_EverywhereWithTheSameNewOne() async throws {
+        let inner = EchoHandler()
+        let handler = InstrumentedHandler(wrapping: inner, metrics: GatewayMetrics(), logger: RecordingLogger()) { _ in
+            .unmatched
+        }
+        let response = await handler.handle(
+            HTTPRequest(method: .get, target: "/x", headers: ["X-Request-ID": "bad id\"\n{\"forged\":1}"]))
+
+        let id = try #require(response.headers["X-Request-ID"])
+        #expect(id.count == 32)
+        #expect(inner.seen.first?.current == id)
+        #expect(inner.seen.first?.header == id)
+    }
+
+    @Test func handle_LogsOneJSONLinePerRequest_WithoutTheQueryString() async throws {
+        let logger = RecordingLogger()
+        let handler = InstrumentedHandler(wrapping: EchoHandler(status: 504), metrics: GatewayMetrics(), logger: logger)
+        { _ in
+            RouteClassification(route: "/weather/{city}", repository: "weather")
+        }
+        _ = await handler.handle(
+            HTTPRequest(method: .get, target: "/weather/oslo?api_key=secret", headers: ["X-Request-ID": "r1"]))
+
+        let event = try #require(logger.entries.only)
+        #expect(event.event == "request")
+        #expect(event.level == .error)
+        #expect(event.fields["method"] == "GET")
+        #expect(event.fields["path"] == "/weather/oslo")
+        #expect(event.fields["route"] == "/weather/{city}")
+        #expect(event.fields["status"] == 504)
+        #expect(event.fields["request_id"] == "r1")
+        #expect(event.fields["cache"] == "MISS")
+        guard case .double(let milliseconds) = event.fields["duration_ms"] else {
+            Issue.record("duration_ms missing")
+            return
+        }
+        #expect(milliseconds >= 0)
+        #expect(!event.fields.values.contains { "\($0)".contains("secret") })
+    }
+
+    @Test func handlers_CountRequestsAndCacheResults_OnBothPaths() async throws {
+        let metrics = GatewayMetrics()
+        let inner = EchoHandler(immediateCacheHeader: "HIT")
+        let handler = InstrumentedHandler(wrapping: inner, metrics: metrics, logger: RecordingLogger()) { request in
+            request.path.hasPrefix("/weather/")
+                ? RouteClassification(route: "/weather/{city}", repository: "weather") : .unmatched
+        }
+        let fast = try #require(handler.respondImmediately(to: HTTPRequest(method: .get, target: "/weather/oslo")))
+        _ = await handler.handle(HTTPRequest(method: .get, target: "/weather/rome"))
+        _ = await handler.handle(
+            HTTPRequest(method: HTTPMethod(rawValue: "BREW"), target: "/random/\(UInt64.random(in: 0...UInt64.max))"))
+
+        let families = try PrometheusTextParser.parse(metrics.prometheusText())
+        #expect(fast.headers["X-Request-ID"]?.count == 32)
+        #expect(
+            value(in: families, "rds_gateway_cache_lookups_total", ["repository": "weather", "result": "hit"]) == 1)
+        #expect(
+            value(in: families, "rds_gateway_cache_lookups_total", ["repository": "weather", "result": "miss"]) == 1)
+        let requests = ["route": "/weather/{city}", "method": "GET", "status": "200"]
+        #expect(value(in: families, "rds_gateway_http_requests_total", requests) == 2)
+        let other = ["route": "unmatched", "method": "other", "status": "200"]
+        #expect(value(in: families, "rds_gateway_http_requests_total", other) == 1)
+        #expect(value(in: families, "rds_gateway_http_requests_in_flight", [:]) == 0)
+    }
+
+    @Test func respondImmediately_ReturnsNil_WhenTheInnerHandlerHasNoImmediateAnswer() {
+        let handler = InstrumentedHandler(wrapping: EchoHandler(), metrics: GatewayMetrics(), logger: RecordingLogger())
+        { _ in
+            .unmatched
+        }
+        #expect(handler.respondImmediately(to: HTTPRequest(method: .get, target: "/x")) == nil)
+    }
+}
+
+/// Answers every request with `status` and `X-Cache: MISS`, recording the request id it saw;
+/// answers at once with `X-Cache: <immediateCacheHeader>` when that is set.
+final class EchoHandler: HTTPHandler {
+    struct Seen: Sendable {
+        var current: String?
+        var header: String?
+    }
+
+    private let status: Int
+    private let immediateCacheHeader: String?
+    private let storage = Mutex<[Seen]>([])
+
+    init(status: Int = 200, immediateCacheHeader: String? = nil) {
+        self.status = status
+        self.immediateCacheHeader = immediateCacheHeader
+    }
+
+    var seen: [Seen] { storage.withLock { $0 } }
+
+    func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        immediateCacheHeader.map { HTTPResponse(status: 200, headers: ["X-Cache": $0]) }
+    }
+
+    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let current = await Task { RequestID.current?.value }.value
+        storage.withLock { $0.append(Seen(current: current, header: request.headers["X-Request-ID"])) }
+        return HTTPResponse(status: status, headers: ["X-Cache": "MISS"])
+    }
+}
+
+extension Array {
+    /// The single element, or `nil` when there are none or several.
+    var only: Element? { count == 1 ? first : nil }
+}

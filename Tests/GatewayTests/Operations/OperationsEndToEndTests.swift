@@ -1,0 +1,164 @@
+import Foundation
+import Gateway
+import HTTP1
+import Testing
+
+/// Metrics, request ids and readiness through the whole gateway (Bootstrap, real sockets, port 0,
+/// manual clock) in front of a scripted upstream.
+struct OperationsEndToEndTests {
+    private static let fresh: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "max-age=10"]
+
+    private func metrics(_ gateway: EndToEndGateway) async throws -> [PrometheusTextParser.Family] {
+        let response = try await gateway.get("/metrics")
+        #expect(response.status == 200)
+        return try PrometheusTextParser.parse(response.text)
+    }
+
+    @Test func metrics_FollowAScriptedSequenceOfHitsMissesStaleAnswersAndErrors() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { _, _ in EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "{}") }
+        upstream.on("/items/b") { _, call in
+            call == 1
+                ? EndToEndUpstream.Reply(headers: Self.fresh, body: #"{"b":1}"#) : EndToEndUpstream.Reply(status: 503)
+        }
+        upstream.on("/items/d") { _, call in
+            var headers = Self.fresh
+            headers["ETag"] = "\"d1\""
+            return EndToEndUpstream.Reply(status: call == 1 ? 200 : 304, headers: headers, body: call == 1 ? "{}" : "")
+        }
+        upstream.on("/items/c") { _, _ in EndToEndUpstream.Reply(status: 503) }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            var settings = settings
+            settings.staleIfError = 600
+            return settings
+        }
+
+        var answers: [String?] = []
+        for path in ["/items/a", "/items/a", "/items/b", "/items/d"] {
+            answers.append(try await gateway.get(path).headers["X-Cache"])
+        }
+        gateway.clock.advance(by: 20)
+        for path in ["/items/b", "/items/d"] {
+            answers.append(try await gateway.get(path).headers["X-Cache"])
+        }
+        let failed = try await gateway.get("/items/c")
+        let families = try await metrics(gateway)
+
+        #expect(answers == ["MISS", "HIT", "MISS", "MISS", "STALE", "REVALIDATED"])
+        #expect(failed.status >= 500)
+        func lookups(_ result: String) -> Double? {
+            value(in: families, "rds_gateway_cache_lookups_total", ["repository": "items", "result": result])
+        }
+        #expect(lookups("hit") == 1)
+        #expect(lookups("miss") == 3)
+        #expect(lookups("stale") == 1)
+        #expect(lookups("revalidated") == 1)
+        #expect(lookups("bypass") == 0)
+        #expect(value(in: families, "rds_gateway_upstream_requests_total", ["service": "up"]) == 6)
+        #expect(value(in: families, "rds_gateway_upstream_errors_total", ["service": "up", "code": "http_503"]) == 2)
+        let route = ["route": "/items/{id}", "method": "GET"]
+        #expect(value(in: families, "rds_gateway_http_requests_total", route.merging(["status": "200"]) { $1 }) == 6)
+        #expect(
+            value(in: families, "rds_gateway_http_requests_total", route.merging(["status": "\(failed.status)"]) { $1 })
+                == 1)
+        let duration = "rds_gateway_upstream_request_duration_seconds"
+        #expect(value(in: families, duration, ["service": "up"], sample: duration + "_count") == 6)
+        #expect(value(in: families, "rds_gateway_cache_entries", ["repository": "items", "level": "memory"]) == 3)
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    @Test func coalescedWaiters_CountReadsThatJoinedTheUpstreamCallInFlight() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/k") { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: "{}", waitForGate: true) }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL)
+
+        let readers = (0..<5).map { _ in Task { try await gateway.get("/items/k") } }
+        await upstream.waitForArrivals(1)
+        var joined: Double?
+        for _ in 0..<500 where joined != 4 {
+            joined = value(
+                in: try await metrics(gateway), "rds_gateway_cache_coalesced_waiters_total", ["repository": "items"])
+            if joined != 4 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        upstream.openGate()
+        for reader in readers { #expect(try await reader.value.status == 200) }
+
+        #expect(joined == 4)
+        #expect(upstream.calls("/items/k") == 1)
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    @Test func requestID_RoundTripsAndReachesTheUpstream() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: "{}") }
+        upstream.on("/items/b") { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: "{}") }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL)
+
+        let kept = try await gateway.get("/items/a", headers: ["X-Request-ID": "trace-99.a_b"])
+        let replaced = try await gateway.get("/items/b", headers: ["X-Request-ID": "not valid!"])
+        let hit = try await gateway.get("/items/a")
+
+        #expect(kept.headers["X-Request-ID"] == "trace-99.a_b")
+        #expect(upstream.requests("/items/a").first?.headers["X-Request-ID"] == "trace-99.a_b")
+        let generated = try #require(replaced.headers["X-Request-ID"])
+        #expect(generated != "not valid!")
+        #expect(upstream.requests("/items/b").first?.headers["X-Request-ID"] == generated)
+        #expect(hit.headers["X-Request-ID"].map { $0.count == 32 && $0 != generated } == true)
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    @Test func ready_Is503WhileWarmUpRuns_ThenReady() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/w") { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: "{}", waitForGate: true) }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            var settings = settings
+            settings.warmUp = ["/items/w"]
+            return settings
+        }
+
+        let warmUp = Task { await Bootstrap.warmUp(container: gateway.container) }
+        await upstream.waitForArrivals(1)
+        let during = try await gateway.get("/health/ready")
+        let live = try await gateway.get("/health")
+        upstream.openGate()
+        await warmUp.value
+        let after = try await gateway.get("/health/ready")
+
+        #expect(during.status == 503)
+        #expect(during.json["warm_up"] as? String == "running")
+        #expect(live.status == 200)
+        #expect(after.status == 200)
+        #expect(after.json["warm_up"] as? String == "done")
+        let upstreams = try #require(after.json["upstreams"] as? [[String: Any]])
+        #expect(upstreams.first?["service"] as? String == "up")
+        #expect(upstreams.first?["status"] as? String == "ok")
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    @Test func ready_Is503WhileTheDiskCacheFolderIsUnwritable() async throws {
+        try await withTemporaryDirectory { folder in
+            let cache = folder.appendingPathComponent("cache")
+            let upstream = try await EndToEndUpstream.start()
+            let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL, disk: cache)
+            let before = try await gateway.get("/health/ready")
+
+            try FileManager.default.removeItem(at: cache)
+            try Data("not a folder".utf8).write(to: cache)
+            let broken = try await gateway.get("/health/ready")
+            try FileManager.default.removeItem(at: cache)
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: false)
+            let restored = try await gateway.get("/health/ready")
+
+            #expect(before.status == 200)
+            #expect(broken.status == 503)
+            #expect(broken.json["disk_cache"] as? String == "unwritable")
+            #expect(restored.status == 200)
+            await gateway.stop()
+            await upstream.stop()
+        }
+    }
+}

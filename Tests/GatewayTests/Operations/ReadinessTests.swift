@@ -1,0 +1,97 @@
+import Foundation
+import Gateway
+import RDS
+import RDSTesting
+import Testing
+
+struct ReadinessTests {
+    @Test func report_IsReady_WhenWarmUpIsOverAndTheCacheFolderIsWritable() async throws {
+        try await withTemporaryDirectory { directory in
+            let readiness = Readiness(cacheDirectory: directory, services: ["demo"])
+            let report = readiness.report()
+            #expect(report.ready)
+            #expect(report.httpStatus == 200)
+            #expect(report.diskCache == "writable")
+            let leftOver = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(leftOver.isEmpty)
+        }
+    }
+
+    @Test func report_IsNotReady_WhileWarmUpRuns() async throws {
+        let readiness = Readiness(cacheDirectory: nil, services: [])
+        let (duringWarmUp, continuation) = AsyncStream.makeStream(of: ReadinessReport.self)
+        let (finishWarmUp, release) = AsyncStream.makeStream(of: Void.self)
+        let warmUp = Task {
+            await readiness.duringWarmUp {
+                continuation.yield(readiness.report())
+                for await _ in finishWarmUp { break }
+            }
+        }
+        var reports = duringWarmUp.makeAsyncIterator()
+        let during = try #require(await reports.next())
+        release.yield()
+        await warmUp.value
+
+        #expect(!during.ready)
+        #expect(during.httpStatus == 503)
+        #expect(during.warmUp == "running")
+        #expect(readiness.report().ready)
+        #expect(readiness.report().warmUp == "done")
+    }
+
+    @Test func report_FlipsToNotReadyAndBack_WhenTheCacheFolderBecomesUnwritable() async throws {
+        try await withTemporaryDirectory { parent in
+            let cache = parent.appendingPathComponent("cache")
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: false)
+            let readiness = Readiness(cacheDirectory: cache, services: [])
+            #expect(readiness.report().ready)
+
+            try FileManager.default.removeItem(at: cache)
+            // A plain file where the folder was: nothing can be created inside it, even as root.
+            try Data("not a folder".utf8).write(to: cache)
+            let broken = readiness.report()
+            #expect(!broken.ready)
+            #expect(broken.diskCache == "unwritable")
+            #expect(broken.diskCacheError?.contains(cache.path) == true)
+            #expect(broken.diskCacheError?.hasSuffix("Not a directory") == true)
+
+            try FileManager.default.removeItem(at: cache)
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: false)
+            #expect(readiness.report().ready)
+        }
+    }
+
+    @Test func report_ListsEachUpstreamsRecentStatus_WithoutAffectingReadiness() throws {
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_000_000))
+        let readiness = Readiness(cacheDirectory: nil, services: ["weather", "search"], clock: clock)
+        readiness.recordUpstream(service: "weather", errorCode: nil)
+        clock.advance(by: 5)
+        readiness.recordUpstream(service: "weather", errorCode: "upstream_timeout")
+        readiness.recordUpstream(service: "weather", errorCode: "upstream_timeout")
+
+        let report = readiness.report()
+        #expect(report.ready)
+        #expect(report.upstreams.map(\.service) == ["search", "weather"])
+        #expect(report.upstreams[0].status == .unknown)
+        let weather = report.upstreams[1]
+        #expect(weather.status == .failing)
+        #expect(weather.consecutiveFailures == 2)
+        #expect(weather.lastError == "upstream_timeout")
+        #expect(weather.lastSuccess == Date(timeIntervalSince1970: 1_000_000))
+        #expect(weather.lastFailure == Date(timeIntervalSince1970: 1_000_005))
+
+        let json = try #require(JSONSerialization.jsonObject(with: Data(report.jsonBytes())) as? [String: Any])
+        #expect(json["ready"] as? Bool == true)
+        let upstreams = try #require(json["upstreams"] as? [[String: Any]])
+        #expect(upstreams[1]["last_error"] as? String == "upstream_timeout")
+        #expect(upstreams[1]["last_failure"] as? String == "1970-01-12T13:46:45Z")
+    }
+}
+
+/// Runs `body` with a new empty folder that is removed afterwards.
+func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rds-ops-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Gateway
+import HTTP1
+import RDSTesting
+import Testing
+
+struct RouterEventsTests {
+    @Test func events_SendAHeartbeatComment_WhileNothingChanges() async throws {
+        let clock = EndToEndGateway.makeClock()
+        let configuration = GatewayConfiguration(
+            services: ["up": ServiceSettings(baseURL: "http://127.0.0.1:9")],
+            repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")])
+        let container = try await Bootstrap.makeContainer(
+            configuration: configuration, clock: clock, logger: RecordingLogger())
+        let response = await GatewayRouter(container: container).handle(
+            HTTPRequest(method: .get, target: "/items/a", headers: ["Accept": "text/event-stream"]))
+        #expect(response.headers["Content-Type"] == "text/event-stream")
+        guard case .stream(let stream) = response.body else {
+            Issue.record("expected a stream")
+            return
+        }
+        var chunks = stream.makeAsyncIterator()
+        let first = await chunks.next().map { String(decoding: $0, as: UTF8.self) }
+        #expect(first == "event: initialized\ndata: {\"state\":\"initialized\"}\n\n")
+        while clock.sleeperCount == 0 { await Task.yield() }
+        clock.advance(by: 15)
+        let second = await chunks.next().map { String(decoding: $0, as: UTF8.self) }
+        #expect(second == ": ping\n\n")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Gateway
+import HTTP1
+import RDSTesting
+import Testing
+
+struct RouterFastPathTests {
+    @Test func respondImmediately_AnswersFreshHitsOnly() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { _, _ in EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "a") }
+        let clock = EndToEndGateway.makeClock()
+        let configuration = GatewayConfiguration(
+            services: ["up": ServiceSettings(baseURL: upstream.baseURL)],
+            repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")])
+        let container = try await Bootstrap.makeContainer(
+            configuration: configuration, clock: clock, logger: RecordingLogger())
+        let router = GatewayRouter(container: container)
+        let request = HTTPRequest(method: .get, target: "/items/a")
+        #expect(router.respondImmediately(to: request) == nil)
+        #expect(await router.handle(request).headers["X-Cache"] == "MISS")
+        let hit = try #require(router.respondImmediately(to: request))
+        #expect(hit.headers["X-Cache"] == "HIT")
+        #expect(router.respondImmediately(to: HTTPRequest(method: .head, target: "/items/a"))?.status == 200)
+        #expect(
+            router.respondImmediately(
+                to: HTTPRequest(method: .get, target: "/items/a", headers: ["Cache-Control": "no-cache"])) == nil)
+        #expect(
+            router.respondImmediately(
+                to: HTTPRequest(method: .get, target: "/items/a", headers: ["Accept": "text/event-stream"])) == nil)
+        #expect(router.respondImmediately(to: HTTPRequest(method: .put, target: "/items/a")) == nil)
+        #expect(router.respondImmediately(to: HTTPRequest(method: .get, target: "/health"))?.status == 200)
+        clock.advance(by: 61)
+        #expect(router.respondImmediately(to: request) == nil)
+        #expect(upstream.calls("/items/a") == 1)
+        await Bootstrap.shutdown(container: container)
+        await upstream.stop()
+    }
+
+    @Test func warmUp_LoadsTheConfiguredPaths() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/w") { _, _ in EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "warm")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            var settings = settings
+            settings.warmUp = ["/items/w"]
+            return settings
+        }
+        await Bootstrap.warmUp(container: gateway.container)
+        #expect(upstream.calls("/items/w") == 1)
+        #expect(gateway.container.readiness.report().ready)
+        let answer = try await gateway.get("/items/w")
+        #expect(answer.headers["X-Cache"] == "HIT")
+        #expect(upstream.calls("/items/w") == 1)
+        await gateway.stop()
+        await upstream.stop()
+    }
+}
