@@ -28,6 +28,7 @@ public final class GatewayDependencyContainer: Sendable {
 
     private let factories: [String: RepositoryFactory<ResourceKey, Representation>]
     private let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
+    private let diskLevels: [String: FileDatastore<ResourceKey, Representation>]
     /// Repositories whose disk folder could not be opened, with the reason; they run memory-only.
     public let diskProblems: [String: String]
 
@@ -60,6 +61,7 @@ public final class GatewayDependencyContainer: Sendable {
         var routes: [RepositoryRoute] = []
         var factories: [String: RepositoryFactory<ResourceKey, Representation>] = [:]
         var memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>] = [:]
+        var diskLevels: [String: FileDatastore<ResourceKey, Representation>] = [:]
         var diskProblems: [String: String] = [:]
         for name in names {
             guard let settings = configuration.repositories[name] else { continue }
@@ -84,6 +86,8 @@ public final class GatewayDependencyContainer: Sendable {
                     let level2 = try FileDatastore<ResourceKey, Representation>(
                         directory: folder, maxBytes: disk.maxBytes.map { max(1, $0 / share) })
                     datastore = TwoLevelDatastore(l1: level1, l2: level2, logger: logger)
+                    diskLevels[name] = level2
+                    metrics.observeCache(repository: name, level: "disk") { level2.statistics }
                 } catch {
                     diskProblems[name] = ErrorChain(error).links.map(\.message).joined(separator: ": ")
                     logger.log(
@@ -110,6 +114,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.routes = routes
         self.factories = factories
         self.memoryLevels = memoryLevels
+        self.diskLevels = diskLevels
         self.diskProblems = diskProblems
     }
 
@@ -123,6 +128,10 @@ public final class GatewayDependencyContainer: Sendable {
 
     /// The memory level's entries, bytes and evictions of the repository `name`.
     public func memoryStatistics(named name: String) -> DatastoreStatistics? { memoryLevels[name]?.statistics }
+
+    /// The disk level's entry files, bytes and evictions of the repository `name`; `nil` when it
+    /// has no disk level (none configured, or its folder could not be opened).
+    public func diskStatistics(named name: String) -> DatastoreStatistics? { diskLevels[name]?.statistics }
 
     private static func makeService(
         named name: String, settings: ServiceSettings, baseURL: URL, forwarding repository: RepositorySettings,

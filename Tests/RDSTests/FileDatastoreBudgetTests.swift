@@ -84,12 +84,46 @@ struct FileDatastoreBudgetTests {
         #expect(budget.recordWrite(50))
         #expect(!budget.recordWrite(10))
         budget.recordRemoval(500)
-        budget.finishEviction(usedBytes: 1_100)
+        budget.finishEviction(usedBytes: 1_100, entries: 11, evicted: 0)
         budget.recordRemoval(50)
         #expect(budget.usedBytes == 1_050)
         #expect(budget.recordWrite(1))
-        budget.finishEviction(usedBytes: 800)
+        budget.finishEviction(usedBytes: 800, entries: 8, evicted: 3)
         budget.reset()
         #expect(budget.usedBytes == 0)
+    }
+}
+
+extension FileDatastoreBudgetTests {
+    @Test func statistics_FollowSavesDeletesCorruptFilesAndEvictions_AndAreCountedAtOpening() async throws {
+        let folder = try DatastoreTestFixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Store(directory: folder)
+        #expect(store.statistics == DatastoreStatistics(entries: 0, bytes: 0, evictions: 0))
+        var paths: [String] = []
+        for (day, key) in ["k0", "k1", "k2"].enumerated() {
+            paths.append(try await Self.save(key, in: store, daysAfter2000: Double(day)))
+        }
+        let size = try Self.fileSize(paths[0])
+        #expect(store.statistics == DatastoreStatistics(entries: 3, bytes: 3 * size, evictions: 0))
+
+        try await store.save(DatastoreTestFixtures.entry(Self.value), for: "k1")
+        try await store.delete("k2")
+        try await store.delete("k2")
+        #expect(store.statistics == DatastoreStatistics(entries: 2, bytes: 2 * size, evictions: 0))
+
+        var corrupted = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
+        corrupted[corrupted.count - 1] ^= 0xFF
+        try corrupted.write(to: URL(fileURLWithPath: paths[0]))
+        #expect(try await store.get("k0") == nil)
+        #expect(store.statistics == DatastoreStatistics(entries: 1, bytes: size, evictions: 0))
+
+        let reopened = try Store(directory: folder, maxBytes: size * 7 / 2)
+        #expect(reopened.statistics == DatastoreStatistics(entries: 1, bytes: size, evictions: 0))
+        for key in ["k3", "k4", "k5"] { try await reopened.save(DatastoreTestFixtures.entry(Self.value), for: key) }
+        #expect(reopened.statistics == DatastoreStatistics(entries: 3, bytes: 3 * size, evictions: 1))
+
+        try await reopened.deleteAll()
+        #expect(reopened.statistics == DatastoreStatistics(entries: 0, bytes: 0, evictions: 1))
     }
 }

@@ -73,11 +73,18 @@ extension GatewayRouter {
             "staleWhileRevalidate": settings.staleWhileRevalidate, "staleIfError": settings.staleIfError,
             "refreshAhead": settings.refreshAhead ?? NSNull(), "warmUp": settings.warmUp,
         ]
-        if let memory = container.memoryStatistics(named: route.name) {
-            object["memory"] = ["entries": memory.entries, "bytes": memory.bytes, "evictions": memory.evictions]
+        if let memory = container.memoryStatistics(named: route.name) { object["memory"] = Self.json(memory) }
+        var disk: [String: Any] = [
+            "status": container.configuration.cache.disk == nil ? "off" : (container.diskProblems[route.name] ?? "ok")
+        ]
+        if let statistics = container.diskStatistics(named: route.name) {
+            disk.merge(Self.json(statistics)) { $1 }
         }
-        object["disk"] =
-            container.configuration.cache.disk == nil ? "off" : (container.diskProblems[route.name] ?? "ok")
+        object["disk"] = disk
         return object
+    }
+
+    private static func json(_ statistics: DatastoreStatistics) -> [String: Any] {
+        ["entries": statistics.entries, "bytes": statistics.bytes, "evictions": statistics.evictions]
     }
 }

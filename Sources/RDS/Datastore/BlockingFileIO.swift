@@ -94,10 +94,10 @@ enum BlockingFileIO {
         let modified: Double
     }
 
-    /// The size of the file at `path`, or 0 when there is none (or it cannot be examined).
-    static func fileSize(at path: String) -> Int {
+    /// The size of the file at `path`, or `nil` when there is none (or it cannot be examined).
+    static func fileSize(at path: String) -> Int? {
         var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+        return stat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
     /// Size and modification time of each file in the folder at `path` that `include` accepts;

@@ -1,8 +1,9 @@
-/// A snapshot of the size of an in-memory datastore, for metrics.
+/// A snapshot of the size of a datastore (a memory or a disk level), for metrics.
 public struct DatastoreStatistics: Sendable, Hashable {
     /// The number of entries held.
     public var entries: Int
-    /// The accounted size of the entries held, in bytes (see ``MemoryDatastore/entryOverhead``).
+    /// The size of the entries held, in bytes: the accounted size for memory (see
+    /// ``MemoryDatastore/entryOverhead``), the size of the entry files for disk.
     public var bytes: Int
     /// How many entries were evicted to respect the bounds since the datastore was created.
     public var evictions: Int

@@ -1,59 +1,77 @@
 import Synchronization
 
-/// The byte budget of a ``FileDatastore`` with a `maxBytes`: tracks the size of its entry files
-/// and decides when to evict.
+/// The size of a ``FileDatastore``'s entry files (bytes and count) and its evictions, plus the
+/// optional byte bound that decides when to evict.
 ///
-/// The count is kept up to date by each save and delete, and re-measured by each eviction, so
-/// drift from files changed behind the datastore's back is corrected. One eviction runs at a time.
+/// The counts are measured when the datastore opens, kept up to date by each save, delete and
+/// dropped corrupt file, and re-measured by each eviction, so drift from files changed behind the
+/// datastore's back is corrected. One eviction runs at a time. Reading them is one lock, no I/O.
 final class DiskBudget: Sendable {
     private struct State {
         var usedBytes: Int
+        var entries: Int
+        var evictions = 0
         var evicting = false
     }
 
-    /// The bound on the total size of the entry files.
-    let maxBytes: Int
+    /// The bound on the total size of the entry files, or `nil` for none (never evicts).
+    let maxBytes: Int?
     /// The size an eviction shrinks the files to (90 % of ``maxBytes``), so that not every save
     /// near the bound triggers one.
     let targetBytes: Int
 
     private let state: Mutex<State>
 
-    /// Creates a budget whose files currently take `usedBytes`.
-    init(maxBytes: Int, usedBytes: Int) {
-        self.maxBytes = max(0, maxBytes)
-        self.targetBytes = self.maxBytes / 10 * 9
-        state = Mutex(State(usedBytes: usedBytes))
+    /// Creates a budget whose `entries` files currently take `usedBytes`.
+    init(maxBytes: Int?, usedBytes: Int, entries: Int = 0) {
+        self.maxBytes = maxBytes.map { max(0, $0) }
+        self.targetBytes = (self.maxBytes ?? .max) / 10 * 9
+        state = Mutex(State(usedBytes: usedBytes, entries: entries))
     }
 
     /// The bytes the entry files take, as far as the budget knows.
     var usedBytes: Int { state.withLock { $0.usedBytes } }
 
-    /// Counts a write that changed the files by `delta` bytes; returns `true` when the caller
-    /// should evict now (and then must call ``finishEviction(usedBytes:)``).
-    func recordWrite(_ delta: Int) -> Bool {
+    /// The entry files, their bytes and the files removed by evictions so far.
+    var statistics: DatastoreStatistics {
+        state.withLock { DatastoreStatistics(entries: $0.entries, bytes: $0.usedBytes, evictions: $0.evictions) }
+    }
+
+    /// Counts a write that changed the files by `delta` bytes (`isNewFile` when it created the
+    /// file rather than replacing one); returns `true` when the caller should evict now (and then
+    /// must call ``finishEviction(usedBytes:entries:evicted:)``).
+    func recordWrite(_ delta: Int, isNewFile: Bool = false) -> Bool {
         state.withLock { state in
             state.usedBytes = max(0, state.usedBytes + delta)
-            guard state.usedBytes > maxBytes, !state.evicting else { return false }
+            if isNewFile { state.entries += 1 }
+            guard let maxBytes, state.usedBytes > maxBytes, !state.evicting else { return false }
             state.evicting = true
             return true
         }
     }
 
-    /// Counts a removal of `bytes`; never asks for an eviction.
+    /// Counts the removal of one entry file of `bytes`; never asks for an eviction.
     func recordRemoval(_ bytes: Int) {
-        state.withLock { $0.usedBytes = max(0, $0.usedBytes - bytes) }
+        state.withLock { state in
+            state.usedBytes = max(0, state.usedBytes - bytes)
+            state.entries = max(0, state.entries - 1)
+        }
     }
 
-    /// Forgets every file, after they were all deleted.
-    func reset() {
-        state.withLock { $0.usedBytes = 0 }
-    }
-
-    /// Ends an eviction with the re-measured size of the entry files.
-    func finishEviction(usedBytes: Int) {
+    /// Sets the counts to a fresh measurement of the folder (after ``FileDatastore/deleteAll()``).
+    func reset(usedBytes: Int = 0, entries: Int = 0) {
         state.withLock { state in
             state.usedBytes = usedBytes
+            state.entries = entries
+        }
+    }
+
+    /// Ends an eviction that removed `evicted` files, with the re-measured files that remain.
+    func finishEviction(usedBytes: Int, entries: Int, evicted: Int) {
+        state.withLock { state in
+            state.usedBytes = usedBytes
+            state.entries = entries
+            state.evictions += evicted
             state.evicting = false
         }
     }

@@ -5,11 +5,15 @@ extension FileDatastore {
     static func evict(in directoryPath: String, budget: DiskBudget) {
         let files = (try? BlockingFileIO.fileInfos(inDirectory: directoryPath, where: isEntryFileName)) ?? []
         var usedBytes = files.reduce(0) { $0 + $1.size }
+        var evicted = 0
         for file in files.sorted(by: { ($0.modified, $0.name) < ($1.modified, $1.name) }) {
             guard usedBytes > budget.targetBytes else { break }
-            if (try? BlockingFileIO.removeFile(at: directoryPath + "/" + file.name)) != nil { usedBytes -= file.size }
+            if (try? BlockingFileIO.removeFile(at: directoryPath + "/" + file.name)) != nil {
+                usedBytes -= file.size
+                evicted += 1
+            }
         }
-        budget.finishEviction(usedBytes: usedBytes)
+        budget.finishEviction(usedBytes: usedBytes, entries: files.count - evicted, evicted: evicted)
     }
 
     /// Runs blocking `work` on the queue of `location`'s key.

@@ -14,6 +14,8 @@ import Foundation
 /// - Blocking system calls run on a few serial `DispatchQueue`s (chosen by the key's hash, so the
 ///   operations on one key keep their order), bridged to `async` with continuations; nothing
 ///   blocks the cooperative thread pool and no lock is held across I/O.
+/// - ``statistics`` (entry files, bytes, evictions) are counted when the folder is opened and kept
+///   up to date by every save, delete, eviction and dropped corrupt file.
 /// - With a `maxBytes`, a save that takes the entry files past it removes the files with the
 ///   oldest modification time (the least recently written) until they fit in 90 % of it.
 public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Value: Sendable & DatastoreCodable>:
@@ -28,15 +30,15 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     let hash: @Sendable ([UInt8]) -> [UInt8]
     /// The serial queues that run the blocking calls; a key always uses the same one.
     let queues: [DispatchQueue]
-    private let budget: DiskBudget?
+    private let budget: DiskBudget
 
     /// Opens the datastore in `directory`, creating the folder (and its parents) when missing.
     ///
     /// Files in the folder that the datastore did not name are left alone, even by ``deleteAll()``.
     /// - Parameters:
     ///   - directory: The folder of the entry files.
-    ///   - maxBytes: A bound on the total size of the entry files, or `nil` for none. With a bound,
-    ///     opening measures the files already there (a short blocking scan, meant for start-up).
+    ///   - maxBytes: A bound on the total size of the entry files, or `nil` for none. Opening
+    ///     measures the files already there (a short blocking scan, meant for start-up).
     /// - Throws: ``DatastoreError`` (`writeFailed`) when the folder cannot be created, `readFailed`
     ///   when it cannot be listed.
     public convenience init(directory: URL, maxBytes: Int? = nil) throws {
@@ -56,19 +58,19 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         self.directoryPath = directory.path
         self.hash = hash
         self.queues = (0..<max(1, queueCount)).map { DispatchQueue(label: "rds.file-datastore.io.\($0)") }
-        if let maxBytes {
-            let usedBytes: Int
-            do {
-                usedBytes = try BlockingFileIO.fileInfos(inDirectory: directory.path, where: Self.isEntryFileName)
-                    .reduce(0) { $0 + $1.size }
-            } catch {
-                throw DatastoreError(.readFailed, "Could not list the datastore folder", inner: error)
-            }
-            budget = DiskBudget(maxBytes: maxBytes, usedBytes: usedBytes)
-        } else {
-            budget = nil
+        let files: [BlockingFileIO.FileInfo]
+        do {
+            files = try BlockingFileIO.fileInfos(inDirectory: directory.path, where: Self.isEntryFileName)
+        } catch {
+            throw DatastoreError(.readFailed, "Could not list the datastore folder", inner: error)
         }
+        budget = DiskBudget(maxBytes: maxBytes, usedBytes: files.reduce(0) { $0 + $1.size }, entries: files.count)
     }
+
+    /// The number of entry files, their total size in bytes and the files evicted to respect
+    /// `maxBytes` since the datastore was opened. Kept up to date by every operation: reading it
+    /// does no I/O.
+    public var statistics: DatastoreStatistics { budget.statistics }
 
     /// Reads the entry for `key`, fresh or stale; `nil` when missing or unusable.
     /// - Throws: ``DatastoreError`` (`readFailed`) when the file exists but cannot be read.
@@ -92,7 +94,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             case .invalid:
                 break
             }
-            if (try? BlockingFileIO.removeFile(at: location.path)) != nil { budget?.recordRemoval(contents.count) }
+            if (try? BlockingFileIO.removeFile(at: location.path)) != nil { budget.recordRemoval(contents.count) }
             return nil
         }
     }
@@ -112,14 +114,14 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
                     .codingFailed, "Could not encode the value", details: location.details, inner: error)
             }
             let contents = FileEntryFormat.encode(entry.withValue(valueBytes), keyBytes: location.keyBytes)
-            let previousSize = budget == nil ? 0 : BlockingFileIO.fileSize(at: location.path)
+            let previousSize = BlockingFileIO.fileSize(at: location.path)
             do {
                 try BlockingFileIO.writeAtomically(contents, to: location.path, via: temporaryPath)
             } catch {
                 throw DatastoreError(
                     .writeFailed, "Could not write a datastore file", details: location.details, inner: error)
             }
-            if let budget, budget.recordWrite(contents.count - previousSize) {
+            if budget.recordWrite(contents.count - (previousSize ?? 0), isNewFile: previousSize == nil) {
                 Self.evict(in: directoryPath, budget: budget)
             }
         }
@@ -131,10 +133,10 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         let location = try location(of: key)
         let budget = budget
         try await perform(on: location) { () throws(DatastoreError) in
-            let size = budget == nil ? 0 : BlockingFileIO.fileSize(at: location.path)
+            let size = BlockingFileIO.fileSize(at: location.path)
             do {
                 try BlockingFileIO.removeFile(at: location.path)
-                budget?.recordRemoval(size)
+                if let size { budget.recordRemoval(size) }
             } catch {
                 throw DatastoreError(
                     .deleteFailed, "Could not delete a datastore file", details: location.details, inner: error)
@@ -147,7 +149,6 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     public func deleteAll() async throws {
         let (budget, directoryPath) = (budget, directoryPath)
         try await perform(on: queues[0]) { () throws(DatastoreError) in
-            defer { budget?.reset() }
             var firstFailure: FileSystemError?
             do throws(FileSystemError) {
                 for name in try BlockingFileIO.fileNames(inDirectory: directoryPath) where Self.isOwnedFileName(name) {
@@ -160,6 +161,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             } catch {
                 firstFailure = error
             }
+            let remaining = (try? BlockingFileIO.fileInfos(inDirectory: directoryPath, where: Self.isEntryFileName)) ?? []
+            budget.reset(usedBytes: remaining.reduce(0) { $0 + $1.size }, entries: remaining.count)
             if let firstFailure {
                 throw DatastoreError(.deleteFailed, "Could not delete every datastore file", inner: firstFailure)
             }

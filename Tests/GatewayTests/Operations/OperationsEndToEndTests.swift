@@ -161,4 +161,37 @@ struct OperationsEndToEndTests {
             await upstream.stop()
         }
     }
+
+    @Test func metricsAndAdmin_ReportEntriesBytesAndEvictionsOfTheDiskLevel() async throws {
+        try await withTemporaryDirectory { folder in
+            let upstream = try await EndToEndUpstream.start()
+            for path in ["/items/a", "/items/b"] {
+                upstream.on(path) { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: #"{"n":1}"#) }
+            }
+            let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL, disk: folder)
+            _ = try await gateway.get("/items/a")
+            _ = try await gateway.get("/items/b")
+            let families = try await metrics(gateway)
+            let list = try await gateway.get("/admin/repositories")
+
+            let files = try FileManager.default.contentsOfDirectory(
+                at: folder.appendingPathComponent("items"), includingPropertiesForKeys: [.fileSizeKey])
+            let bytes = try files.reduce(0) { $0 + (try $1.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) }
+            let disk = ["repository": "items", "level": "disk"]
+            #expect(files.count == 2)
+            #expect(value(in: families, "rds_gateway_cache_entries", disk) == 2)
+            #expect(value(in: families, "rds_gateway_cache_bytes", disk) == Double(bytes))
+            #expect(value(in: families, "rds_gateway_cache_evictions_total", disk) == 0)
+            #expect(value(in: families, "rds_gateway_cache_entries", ["repository": "items", "level": "memory"]) == 2)
+            let repositories = try #require(
+                JSONSerialization.jsonObject(with: Data(list.text.utf8)) as? [[String: Any]])
+            let diskJSON = try #require(repositories.first?["disk"] as? [String: Any])
+            #expect(diskJSON["status"] as? String == "ok")
+            #expect(diskJSON["entries"] as? Int == 2)
+            #expect(diskJSON["bytes"] as? Int == bytes)
+            #expect(diskJSON["evictions"] as? Int == 0)
+            await gateway.stop()
+            await upstream.stop()
+        }
+    }
 }
