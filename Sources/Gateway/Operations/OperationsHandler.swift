@@ -1,7 +1,8 @@
 import HTTP1
 
 /// Answers the operator's endpoints in front of the gateway's router: `GET /metrics` (Prometheus
-/// text) and `GET /health/ready` (readiness JSON, 200 or 503); every other request goes to `inner`.
+/// text) and `GET /health/ready` (readiness JSON, 200 or 503), and `HEAD` of both (the same status
+/// and headers; the server leaves the body out); every other request goes to `inner`.
 public struct OperationsHandler<Inner: HTTPHandler>: HTTPHandler {
     /// The metrics route.
     public static var metricsPath: String { "/metrics" }
@@ -23,7 +24,7 @@ public struct OperationsHandler<Inner: HTTPHandler>: HTTPHandler {
     /// takes the async path.
     public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         switch (request.method, request.path) {
-        case (.get, Self.metricsPath[...]): metricsResponse()
+        case (.get, Self.metricsPath[...]), (.head, Self.metricsPath[...]): metricsResponse()
         case (_, Self.metricsPath[...]), (_, Self.readinessPath[...]): nil
         default: inner.respondImmediately(to: request)
         }
@@ -32,15 +33,15 @@ public struct OperationsHandler<Inner: HTTPHandler>: HTTPHandler {
     /// Answers the operator's endpoints, or passes the request to `inner`.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         switch (request.method, request.path) {
-        case (.get, Self.metricsPath[...]):
+        case (.get, Self.metricsPath[...]), (.head, Self.metricsPath[...]):
             return metricsResponse()
-        case (.get, Self.readinessPath[...]):
+        case (.get, Self.readinessPath[...]), (.head, Self.readinessPath[...]):
             let report = readiness.report()
             return HTTPResponse(
                 status: report.httpStatus, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                 bytes: report.jsonBytes())
         case (_, Self.metricsPath[...]), (_, Self.readinessPath[...]):
-            return HTTPResponse(status: 405, headers: ["Allow": "GET"])
+            return HTTPResponse(status: 405, headers: ["Allow": "GET, HEAD"])
         default:
             return await inner.handle(request)
         }

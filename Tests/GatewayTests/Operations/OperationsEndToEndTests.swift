@@ -194,4 +194,21 @@ struct OperationsEndToEndTests {
             await upstream.stop()
         }
     }
+
+    @Test func head_OfMetricsAndHealthEndpoints_AnswersLikeGetWithoutABody() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL)
+
+        for path in ["/metrics", "/health", "/health/ready"] {
+            let get = try await gateway.get(path)
+            let head = try await gateway.send(.head, path)
+            #expect(head.status == 200, "HEAD \(path)")
+            #expect(head.headers["Content-Type"] == get.headers["Content-Type"], "HEAD \(path)")
+            #expect(head.headers["Content-Length"].flatMap(Int.init).map { $0 > 0 } == true, "HEAD \(path)")
+            #expect(head.text.isEmpty, "HEAD \(path)")
+        }
+        #expect(try await gateway.send(.post, "/metrics").headers["Allow"] == "GET, HEAD")
+        await gateway.stop()
+        await upstream.stop()
+    }
 }

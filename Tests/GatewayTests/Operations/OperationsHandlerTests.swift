@@ -55,7 +55,7 @@ struct OperationsHandlerTests {
         #expect(await handler.handle(HTTPRequest(method: .get, target: "/weather/oslo")).status == 418)
         let post = await handler.handle(HTTPRequest(method: .post, target: "/metrics"))
         #expect(post.status == 405)
-        #expect(post.headers["Allow"] == "GET")
+        #expect(post.headers["Allow"] == "GET, HEAD")
         #expect(inner.seen.count == 1)
     }
 }
