@@ -53,7 +53,7 @@ struct HTTPServiceHeadersTests {
             }
             #expect(transport.requests.first?.target.contains(Self.secret) == true)
             let failure = try #require(error)
-            let problem = ProblemDetails(error: failure, status: 502, title: "t", instance: nil)
+            let problem = ProblemDetails(error: failure, instance: nil)
             let rendered = ErrorChain(failure).links.map { "\($0)" }.joined() + String(describing: failure)
                 + String(decoding: problem.jsonBytes(), as: UTF8.self)
             #expect(!rendered.contains(Self.secret))

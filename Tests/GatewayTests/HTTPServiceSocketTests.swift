@@ -61,7 +61,7 @@ struct HTTPServiceSocketTests {
         let failure = try #require(error)
         #expect(failure.kind == .timeout)
         #expect(upstream.requests.first?.contains(Self.secret) == true)
-        let problem = ProblemDetails(error: failure, status: 504, title: "Upstream timed out", instance: "/slow")
+        let problem = ProblemDetails(error: failure, instance: "/slow")
         let rendered = "\(failure)" + String(decoding: problem.jsonBytes(), as: UTF8.self)
         #expect(!rendered.contains(Self.secret))
         #expect(ErrorChain(failure).links.map(\.code) == ["upstream_timeout", "transport_timeout"])

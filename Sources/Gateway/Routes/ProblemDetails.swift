@@ -1,37 +1,53 @@
 import Foundation
 import RDS
 
-/// An RFC 9457 Problem Details body with the error chain as the `inner` extension member.
+/// An RFC 9457 Problem Details body for an error chain.
+///
+/// The top-level `code`, `type`, `title`, `status` and `detail` describe the *cause* that decided
+/// the status (see ``ProblemCause``), e.g. `upstream_timeout` for a 504, or the gateway's own
+/// refusal; `inner` is the whole chain, from the outermost layer down to `null`:
+///
+/// ```json
+/// {"type": "https://rds-gateway.dev/errors/upstream_timeout", "title": "Upstream timed out",
+///  "status": 504, "detail": "…", "instance": "/weather/london", "code": "upstream_timeout",
+///  "repository": "weather",
+///  "inner": {"code": "fetch_failed", "message": "…",
+///            "inner": {"code": "upstream_timeout", "message": "…",
+///                      "inner": {"code": "transport_timeout", "message": "…", "inner": null}}}}
+/// ```
 public struct ProblemDetails: Encodable, Sendable {
-    /// A URI naming the problem type, derived from the outermost code.
+    /// A URI naming the problem type, derived from the cause's code.
     public let type: String
     /// A short summary of the problem type.
     public let title: String
-    /// The HTTP status.
+    /// The HTTP status, decided by the cause.
     public let status: Int
-    /// A human-readable explanation of this occurrence: the messages of the chain, outermost first.
+    /// A human-readable explanation of this occurrence: the cause's message.
     public let detail: String
     /// The request path.
     public let instance: String?
-    /// The outermost error code.
+    /// The code of the cause that decided the status.
     public let code: String
     /// The repository that failed, if any.
     public let repository: String?
-    /// The rest of the chain.
+    /// The whole chain, outermost link first.
     public let inner: NestedErrorLink?
 
-    /// Builds the problem for `error`, answered with `status`.
-    public init(error: any Error, status: Int, title: String, instance: String?, repository: String? = nil) {
-        let chain = ErrorChain(error)
-        let head = chain.links.first ?? ErrorLink(code: "unexpected", message: title)
-        self.type = "https://rds-gateway.dev/errors/\(head.code)"
-        self.title = title
-        self.status = status
-        self.detail = chain.links.map(\.message).joined(separator: ": ")
+    /// Builds the problem for `error`; its status, title, code and detail come from the cause.
+    /// - Parameters:
+    ///   - error: The failure, usually a chain of ``ChainedError``s.
+    ///   - instance: The request path.
+    ///   - repository: The repository that failed, if any.
+    public init(error: any Error, instance: String?, repository: String? = nil) {
+        let cause = ProblemCause(error)
+        self.type = "https://rds-gateway.dev/errors/\(cause.link.code)"
+        self.title = cause.title
+        self.status = cause.status
+        self.detail = cause.link.message
         self.instance = instance
-        self.code = head.code
+        self.code = cause.link.code
         self.repository = repository
-        self.inner = chain.nested?.inner
+        self.inner = ErrorChain(error).nested
     }
 
     /// The problem as `application/problem+json` bytes.

@@ -34,21 +34,27 @@ struct EndToEndFailureTests {
         await upstream.stop()
     }
 
-    /// How an upstream fails, and what the client must see.
+    /// How an upstream fails, and what the client must see: the cause's code at the top, and the
+    /// whole chain (outermost first, ending in `null`) in `inner`.
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         let status: Int
+        let code: String
         let chain: [String]
         var testDescription: String { name }
     }
 
     @Test(arguments: [
-        Case(name: "404", status: 404, chain: ["fetch_failed", "upstream_not_found"]),
-        Case(name: "5xx", status: 502, chain: ["fetch_failed", "upstream_bad_response"]),
-        Case(name: "timeout", status: 504, chain: ["fetch_failed", "upstream_timeout", "transport_timeout"]),
-        Case(name: "refused", status: 503, chain: ["fetch_failed", "upstream_unavailable", "transport_refused"]),
+        Case(name: "404", status: 404, code: "upstream_not_found", chain: ["fetch_failed", "upstream_not_found"]),
+        Case(name: "5xx", status: 502, code: "upstream_bad_response", chain: ["fetch_failed", "upstream_bad_response"]),
         Case(
-            name: "malformed", status: 502,
+            name: "timeout", status: 504, code: "upstream_timeout",
+            chain: ["fetch_failed", "upstream_timeout", "transport_timeout"]),
+        Case(
+            name: "refused", status: 503, code: "upstream_unavailable",
+            chain: ["fetch_failed", "upstream_unavailable", "transport_refused"]),
+        Case(
+            name: "malformed", status: 502, code: "upstream_bad_response",
             chain: ["fetch_failed", "upstream_bad_response", "transport_malformed_response"]),
     ])
     func get_AnswersProblemWithChain_WhenNothingIsCached(failure: Case) async throws {
@@ -85,13 +91,19 @@ struct EndToEndFailureTests {
         #expect(problem["status"] as? Int == failure.status)
         #expect(problem["instance"] as? String == "/items/a")
         #expect(problem["repository"] as? String == "items")
-        var codes = [problem["code"] as? String ?? ""]
-        var inner = problem["inner"] as? [String: Any]
-        while let link = inner {
+        #expect(problem["code"] as? String == failure.code)
+        #expect(problem["type"] as? String == "https://rds-gateway.dev/errors/\(failure.code)")
+        var codes: [String] = []
+        var cause: [String: Any]?
+        var inner = problem["inner"]
+        while let link = inner as? [String: Any] {
             codes.append(link["code"] as? String ?? "")
-            inner = link["inner"] as? [String: Any]
+            if link["code"] as? String == failure.code { cause = cause ?? link }
+            inner = link["inner"]
         }
-        #expect(Array(codes.prefix(failure.chain.count)) == failure.chain)
+        #expect(codes == failure.chain)
+        #expect(inner is NSNull)
+        #expect(problem["detail"] as? String == cause?["message"] as? String)
         await gateway.stop()
         await stopUpstream()
     }
