@@ -112,7 +112,8 @@ struct RepositoryFreshnessTests {
         let error = try await #require(throws: RepositoryError.self) { try await fixture.repository.get("london") }
 
         #expect(error.kind == .fetchFailed)
-        #expect(fixture.repository.state(of: "london").summary == "loaded(london-1, cache)")
+        #expect(fixture.repository.state(of: "london").summary == "failed(fetch_failed, cached: nil)")
+        #expect(fixture.datastore.peek("london")?.value == "london-1")
     }
 
     @Test func get_NeverServesStale_WhenEntryMustRevalidate() async throws {

@@ -33,4 +33,48 @@ struct RepositoryStateTests {
         _ = try await task.value
         #expect(await late.next(1).map(\.summary) == ["loaded(london-1, service)"])
     }
+
+    @Test func state_ReportsTheLastFailure_UntilASuccessfulLoadOrPurge_WhenNobodySubscribes() async throws {
+        let fixture = RepositoryFixture(policy: RepositoryPolicy(staleIfError: 300))
+        try await fixture.prime("paris", "paris-1", lifetime: 60)
+        fixture.service.expectGet("london", throwing: ServiceError(.unavailable, "down"))
+        _ = try? await fixture.repository.get("london")
+        fixture.clock.advance(by: 61)
+        fixture.service.expectGet("paris", throwing: ServiceError(.timeout, "slow"))
+        let stale = try await fixture.repository.get("paris")
+
+        #expect(stale.cacheStatus == .stale)
+        #expect(fixture.store.broadcasters.count == 0)
+        #expect(fixture.repository.state(of: "london").summary == "failed(fetch_failed, cached: nil)")
+        #expect(fixture.repository.state(of: "paris").summary == "failed(fetch_failed, cached: paris-1)")
+        let late = StateRecorder(fixture.repository.states(of: "paris"))
+        #expect(await late.next(1).map(\.summary) == ["failed(fetch_failed, cached: paris-1)"])
+        late.cancel()
+
+        fixture.service.expectGet("paris", returning: RepositoryFixture.fetched("paris-2"))
+        _ = try await fixture.repository.refresh("paris")
+        try await fixture.repository.purge("london")
+
+        #expect(fixture.repository.state(of: "paris").summary == "loaded(paris-2, cache)")
+        #expect(fixture.repository.state(of: "london").summary == "initialized")
+        #expect(fixture.store.broadcasters.rememberedFailureCount == 0)
+        #expect(fixture.service.unusedScripts == 0)
+    }
+
+    @Test func state_RemembersABoundedNumberOfFailures_ForgettingTheOldestFirst() async throws {
+        let service = FakeService<String, String>()
+        let store = RepositoryStore(
+            datastore: MemoryDatastore<String, String>(maxBytes: 1 << 20, maxEntries: 100), clock: ManualClock(),
+            logger: RecordingLogger(), maxRememberedFailures: 2)
+        let repository = Repository(name: "weather", store: store, service: service, policy: RepositoryPolicy())
+        for key in ["a", "b", "c"] {
+            service.expectGet(key, throwing: ServiceError(.unavailable, "down"))
+            _ = try? await repository.get(key)
+        }
+
+        #expect(store.broadcasters.rememberedFailureCount == 2)
+        #expect(repository.state(of: "a").summary == "initialized")
+        #expect(repository.state(of: "b").summary == "failed(fetch_failed, cached: nil)")
+        #expect(repository.state(of: "c").summary == "failed(fetch_failed, cached: nil)")
+    }
 }

@@ -14,6 +14,10 @@
 /// - a successful `save` or `delete` publishes exactly one state: `.loaded(value, origin: .write, at:)`
 ///   when the service's answer is stored, `.initialized` when the key is dropped; a failed one none;
 /// - `purge` and `purgeAll` publish `.initialized`.
+///
+/// ``state(of:)`` keeps reporting a key's last `.failed(error, cached:)` after its subscribers have
+/// gone, until a later successful load, write or purge (for a bounded number of keys, see
+/// ``RepositoryStore/init(datastore:clock:logger:stateBufferSize:maxRememberedFailures:)``).
 public struct Repository<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The repository's name, used in logs and error details.
     public let name: String
@@ -34,7 +38,8 @@ public struct Repository<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.policy = policy
     }
 
-    /// The current state of `key`.
+    /// The current state of `key`: the live one while it loads or has subscribers, else its last
+    /// unresolved failure, else its resting state (`.loaded` from the memory level, or `.initialized`).
     public func state(of key: Key) -> ResourceState<Value> {
         store.broadcasters.current(of: key) ?? store.restingState(of: key)
     }

@@ -23,11 +23,15 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
     ///   - clock: The time source.
     ///   - logger: Where events are logged.
     ///   - stateBufferSize: How many states each subscriber buffers before older unread ones are dropped.
+    ///   - maxRememberedFailures: How many keys' last failures ``Repository/state(of:)`` remembers
+    ///     while nobody subscribes (the least recently failed are forgotten first).
     public init(
-        datastore: any Datastore<Key, Value>, clock: any ClockProvider, logger: any Logger, stateBufferSize: Int = 16
+        datastore: any Datastore<Key, Value>, clock: any ClockProvider, logger: any Logger, stateBufferSize: Int = 16,
+        maxRememberedFailures: Int = 256
     ) {
         let peekable = datastore as? any PeekableDatastore<Key, Value>
-        let broadcasters = StateBroadcasterRegistry<Key, Value>(bufferSize: stateBufferSize)
+        let broadcasters = StateBroadcasterRegistry<Key, Value>(
+            bufferSize: stateBufferSize, maxRememberedFailures: maxRememberedFailures)
         self.datastore = datastore
         self.clock = clock
         self.logger = logger

@@ -1,40 +1,66 @@
 import Synchronization
 
-/// The broadcasters of one repository, one per key, kept only while they are needed.
+/// The broadcasters of one repository, one per key, kept only while they are needed, and the
+/// last failure of each key, remembered until it is resolved.
 ///
 /// A broadcaster lives while it has subscribers or its resource is loading; once idle it is
 /// dropped, so memory does not grow with the number of keys ever read. The state of a key without
-/// a broadcaster is its *resting state*, computed by the caller (for example from the datastore).
+/// a broadcaster is its *resting state*: its last `.failed` state while that failure is
+/// remembered, otherwise what the caller computes (for example from the datastore).
+///
+/// A `.failed` state is remembered until a later state other than `.loading` is published for its
+/// key (a successful load, a write, a purge). At most `maxRememberedFailures` are kept; beyond
+/// that the least recently failed key is forgotten first.
 public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let broadcasters = Mutex<[Key: StateBroadcaster<Value>]>([:])
+    private struct Registry {
+        var broadcasters: [Key: StateBroadcaster<Value>] = [:]
+        /// The last `.failed` state of each key whose failure is not resolved yet.
+        var failures = LRUTable<Key, ResourceState<Value>>()
+    }
+
+    private let registry = Mutex(Registry())
     /// The buffer size given to each new broadcaster.
     public let bufferSize: Int
+    /// The bound on the number of keys whose last failure is remembered.
+    public let maxRememberedFailures: Int
 
-    /// Creates an empty registry whose broadcasters buffer `bufferSize` states per subscriber.
-    public init(bufferSize: Int = 16) {
+    /// Creates an empty registry.
+    /// - Parameters:
+    ///   - bufferSize: The states each subscriber buffers.
+    ///   - maxRememberedFailures: How many keys' last failures are remembered (a negative value counts as 0).
+    public init(bufferSize: Int = 16, maxRememberedFailures: Int = 256) {
         self.bufferSize = bufferSize
+        self.maxRememberedFailures = max(0, maxRememberedFailures)
     }
 
     /// The number of live broadcasters.
-    public var count: Int { broadcasters.withLock { $0.count } }
+    public var count: Int { registry.withLock { $0.broadcasters.count } }
+
+    /// The number of keys whose last failure is remembered.
+    public var rememberedFailureCount: Int { registry.withLock { $0.failures.count } }
 
     /// The number of subscribers of `key`.
     public func subscriberCount(for key: Key) -> Int {
-        broadcasters.withLock { $0[key]?.subscriberCount ?? 0 }
+        registry.withLock { $0.broadcasters[key]?.subscriberCount ?? 0 }
     }
 
-    /// The current state of `key`, or `nil` when it has no broadcaster (it is at rest).
+    /// The current state of `key`: its broadcaster's, else its remembered failure; `nil` when it
+    /// has neither (it is at rest).
     public func current(of key: Key) -> ResourceState<Value>? {
-        broadcasters.withLock { $0[key]?.current }
+        registry.withLock { registry in
+            registry.broadcasters[key]?.current ?? registry.failures.value(for: key, markUsed: false)
+        }
     }
 
-    /// Subscribes to `key`; a new broadcaster starts from `restingState()`.
+    /// Subscribes to `key`; a new broadcaster starts from the remembered failure, else from `restingState()`.
     public func subscribe(
         to key: Key, restingState: () -> ResourceState<Value>
     ) -> AsyncStream<ResourceState<Value>> {
-        broadcasters.withLock { broadcasters in
-            let broadcaster = broadcasters[key] ?? StateBroadcaster(initial: restingState(), bufferSize: bufferSize)
-            broadcasters[key] = broadcaster
+        let resting = restingState()
+        return registry.withLock { registry in
+            let initial = registry.failures.value(for: key, markUsed: false) ?? resting
+            let broadcaster = registry.broadcasters[key] ?? StateBroadcaster(initial: initial, bufferSize: bufferSize)
+            registry.broadcasters[key] = broadcaster
             return broadcaster.subscribe { [weak self, weak broadcaster] in
                 guard let self, let broadcaster else { return }
                 self.dropIfIdle(key, broadcaster)
@@ -43,31 +69,43 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
     }
 
     /// Publishes `state` for `key`; a broadcaster that is idle afterwards is dropped, and none is
-    /// created for a state other than `.loading` when nobody listens.
+    /// created for a state other than `.loading` when nobody listens. A `.failed` state is
+    /// remembered; any other state but `.loading` forgets the key's failure.
     public func publish(_ state: ResourceState<Value>, for key: Key) {
-        broadcasters.withLock { broadcasters in
-            if let broadcaster = broadcasters[key] {
+        registry.withLock { registry in
+            switch state {
+            case .failed:
+                registry.failures.setValue(state, cost: 1, for: key)
+                while registry.failures.count > maxRememberedFailures { registry.failures.removeOldest() }
+            case .loading:
+                break
+            case .initialized, .loaded:
+                registry.failures.removeValue(for: key)
+            }
+            if let broadcaster = registry.broadcasters[key] {
                 broadcaster.publish(state)
-                if broadcaster.isIdle { broadcasters[key] = nil }
+                if broadcaster.isIdle { registry.broadcasters[key] = nil }
             } else if case .loading = state {
-                broadcasters[key] = StateBroadcaster(initial: state, bufferSize: bufferSize)
+                registry.broadcasters[key] = StateBroadcaster(initial: state, bufferSize: bufferSize)
             }
         }
     }
 
-    /// Publishes `state` to every live broadcaster (for example `.initialized` after a purge of everything).
+    /// Publishes `state` to every live broadcaster (for example `.initialized` after a purge of
+    /// everything) and forgets every remembered failure.
     public func publishToAll(_ state: ResourceState<Value>) {
-        broadcasters.withLock { broadcasters in
-            for (key, broadcaster) in broadcasters {
+        registry.withLock { registry in
+            registry.failures.removeAll()
+            for (key, broadcaster) in registry.broadcasters {
                 broadcaster.publish(state)
-                if broadcaster.isIdle { broadcasters[key] = nil }
+                if broadcaster.isIdle { registry.broadcasters[key] = nil }
             }
         }
     }
 
     private func dropIfIdle(_ key: Key, _ broadcaster: StateBroadcaster<Value>) {
-        broadcasters.withLock { broadcasters in
-            if broadcasters[key] === broadcaster && broadcaster.isIdle { broadcasters[key] = nil }
+        registry.withLock { registry in
+            if registry.broadcasters[key] === broadcaster && broadcaster.isIdle { registry.broadcasters[key] = nil }
         }
     }
 }
