@@ -9,12 +9,15 @@ import Synchronization
 /// waiter has gone, and a background fetch is never cancelled. Starting, ending and cancelling a
 /// fetch, and the states published for them, happen under one lock, so subscribers see them in order.
 /// A successful write supersedes the fetch under way for its key: the fetch then neither stores
-/// nor publishes its (older) answer, though its waiters still get it.
+/// nor publishes its (older) answer, though its waiters still get it. A fetch already storing its
+/// answer when the write comes is let finish first: ``supersede(_:)`` waits for it (suspended, no
+/// lock held), so the write's answer is always stored last.
 final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Answer = RepositoryAnswer<Value>
-    /// A fetch; its argument identifies the flight for ``isSuperseded(_:flightID:)``.
+    /// A fetch; its argument identifies the flight for ``beginStore(_:flightID:)``.
     typealias Operation = @Sendable (_ flightID: UInt64) async -> FlightOutcome<Value>
     private typealias Waiter = CheckedContinuation<Answer, any Error>
+    private typealias Writer = CheckedContinuation<Void, Never>
 
     private struct Flight {
         let id: UInt64
@@ -25,8 +28,15 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var task: Task<Void, Never>?
     }
 
+    /// The fetch answers being stored for one key, and the writes waiting for them to be done.
+    private struct Stores {
+        var count = 0
+        var writers: [Writer] = []
+    }
+
     private struct Table {
         var flights: [Key: Flight] = [:]
+        var stores: [Key: Stores] = [:]
         var nextID: UInt64 = 0
         /// Callers that joined a fetch already under way, since the table was made.
         var coalescedWaiters = 0
@@ -57,16 +67,48 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The number of callers waiting for the fetch of `key`.
     func waiterCount(for key: Key) -> Int { table.withLock { $0.flights[key]?.waiters.count ?? 0 } }
 
-    /// Marks the fetch of `key` under way, if any, as superseded by a write.
-    func supersede(_ key: Key) { table.withLock { $0.flights[key]?.superseded = true } }
-
-    /// `true` when the flight `flightID` of `key` has been superseded by a write (or has ended).
-    func isSuperseded(_ key: Key, flightID: UInt64) -> Bool {
-        table.withLock { table in
-            guard let flight = table.flights[key], flight.id == flightID else { return true }
-            return flight.superseded
+    /// Marks the fetch of `key` under way, if any, as superseded by a write, then waits until the
+    /// fetch answers already being stored for `key` are stored, so the caller's store comes last.
+    func supersede(_ key: Key) async {
+        await withCheckedContinuation { (writer: Writer) in
+            let waits: Bool = table.withLock { table in
+                table.flights[key]?.superseded = true
+                guard table.stores[key] != nil else { return false }
+                table.stores[key]?.writers.append(writer)
+                return true
+            }
+            if !waits { writer.resume() }
         }
     }
+
+    /// Starts storing the answer of the flight `flightID` of `key`, unless a write has superseded
+    /// it (or it has ended): then returns `false` and the answer must not be stored. After `true`,
+    /// call ``endStore(_:)`` once the datastore call is done; a write waits for it meanwhile.
+    func beginStore(_ key: Key, flightID: UInt64) -> Bool {
+        table.withLock { table in
+            guard let flight = table.flights[key], flight.id == flightID, !flight.superseded else { return false }
+            table.stores[key, default: Stores()].count += 1
+            return true
+        }
+    }
+
+    /// Ends a store begun with ``beginStore(_:flightID:)``, resuming the writes that waited for it.
+    func endStore(_ key: Key) {
+        let writers: [Writer] = table.withLock { table in
+            guard var stores = table.stores[key] else { return [] }
+            stores.count -= 1
+            guard stores.count <= 0 else {
+                table.stores[key] = stores
+                return []
+            }
+            table.stores[key] = nil
+            return stores.writers
+        }
+        for writer in writers { writer.resume() }
+    }
+
+    /// The number of writes of `key` waiting for a fetch answer to be stored first (for tests).
+    func writersWaiting(for key: Key) -> Int { table.withLock { $0.stores[key]?.writers.count ?? 0 } }
 
     /// `true` while a fetch of `key` is under way.
     func isFetching(_ key: Key) -> Bool { table.withLock { $0.flights[key] != nil } }

@@ -54,13 +54,17 @@ extension Repository {
     /// Stores `fetched` when the upstream allows it and returns the stored entry; drops the key
     /// (and returns `nil`) when it does not. A failing datastore is logged, never thrown.
     /// - Parameter flightID: The fetch storing the answer; when a write has superseded it, nothing
-    ///   is stored (the write's answer is newer) and `nil` is returned.
+    ///   is stored (the write's answer is newer) and `nil` is returned. A write that comes while
+    ///   the answer is being stored waits for it, and stores its own answer after.
     func keep(
         _ fetched: Fetched<Value>, for key: Key, at now: Date, unlessSuperseding flightID: UInt64? = nil
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
-        if let flightID, store.flights.isSuperseded(key, flightID: flightID) { return nil }
+        if let flightID {
+            guard store.flights.beginStore(key, flightID: flightID) else { return nil }
+        }
+        defer { if flightID != nil { store.flights.endStore(key) } }
         do {
             if let entry {
                 try await store.datastore.save(entry, for: key)

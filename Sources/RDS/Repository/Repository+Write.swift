@@ -50,7 +50,7 @@ extension Repository {
             throw RepositoryError(
                 .writeFailed, "The service refused the \(operation)", details: details(key), inner: error)
         }
-        store.flights.supersede(key)
+        await store.flights.supersede(key)
         let now = store.clock.now
         if let stored = result.stored, await keep(stored, for: key, at: now) != nil {
             store.broadcasters.publish(.loaded(stored.value, origin: .write, at: now), for: key)
