@@ -22,6 +22,8 @@ final class EventLoop: @unchecked Sendable {
     private var isStopped = false
     private var cachedNow = ContinuousClock.now
     private var isNowStale = true
+    private var dateSecond = -1
+    private var dateValue: [UInt8] = []
     private static let wakeToken = UInt64.max
 
     /// A loop whose deadline checks run every `checkInterval`; it runs once `start()` is called.
@@ -99,6 +101,17 @@ final class EventLoop: @unchecked Sendable {
             isNowStale = false
         }
         return cachedNow
+    }
+
+    /// The `Date` header value, formatted at most once per second by this loop: no lock shared
+    /// with the other loops on the response path.
+    var date: [UInt8] {
+        let second = time(nil)
+        if second != dateSecond {
+            dateSecond = second
+            dateValue = HTTPDate.format(secondsSince1970: second)
+        }
+        return dateValue
     }
 
     /// Takes ownership of a connection and watches it for reading.

@@ -29,7 +29,9 @@ extension HTTPConnection {
     /// ready for the next request at once.
     @discardableResult
     func respond(with response: HTTPResponse) -> Bool {
-        enqueue(HTTPSerializer.response(response, requestMethod: answeringMethod, keepAlive: machine.keepAlive))
+        enqueue(
+            HTTPSerializer.response(
+                response, requestMethod: answeringMethod, keepAlive: machine.keepAlive, date: loop.date))
         guard case .stream(let stream) = response.body,
             HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod)
         else { return responseSent() }
