@@ -6,7 +6,7 @@ import Testing
 ///
 /// Script answers per key and operation with ``expectGet(_:ifChangedFrom:returning:heldBy:)`` and
 /// friends; each script answers one call, in order. A call nobody scripted records a test issue
-/// and throws ``ServiceError/Kind/unavailable``. Every call is recorded in ``calls``. A script
+/// and throws ``ServiceErrorKind/unavailable``. Every call is recorded in ``calls``. A script
 /// may be held by a ``FakeGate`` so the test decides when it answers; a call whose task is
 /// cancelled throws `CancellationError`.
 public final class FakeService<Key: Hashable & Sendable, Value: Sendable>: Service {

@@ -135,13 +135,16 @@ struct ConfigurationTests {
         #expect(error.keyPath == "repositories.weather.warmUp[0]")
     }
 
-    @Test(arguments: ["ftp://host", "localhost:8080", "http://", "http://host/x?y=1", "http://user:pw@host"])
+    @Test(arguments: [
+        "ftp://host", "localhost:8080", "http://", "http://host/x?y=1", "http://user:pw@host", "http://:s3cret@",
+    ])
     func load_Throws_WhenBaseURLIsBad(url: String) throws {
         var object = Self.base()
         object["services"] = ["demo": ["baseURL": url]]
         let error = try Self.error(object)
         #expect(error.keyPath == "services.demo.baseURL")
         #expect(error.problem.hasPrefix("expected http://host[:port][/prefix]"))
+        #expect(!error.description.contains("s3cret"))
     }
 
     @Test func load_Throws_WhenNumbersAreBad() throws {

@@ -59,6 +59,13 @@ struct ResourceKeyTests {
         #expect(!key.description.contains("Bearer"))
     }
 
+    @Test func description_NamesQueryParametersAndHeaders_WithoutTheirValues() {
+        let key = ResourceKey(
+            repository: "r", path: "/s", query: "token=s3cret&q=london&flag", headers: ["X-Api-Token": "t0ken"])
+        #expect(key.description == "r /s?flag&q&token [x-api-token]")
+        #expect(ResourceKey(repository: "r", path: "/s").description == "r /s")
+    }
+
     @Test func coding_RoundTrips() throws {
         let key = ResourceKey(repository: "wéather", path: "/a/b%20c", query: "x=1&y=", headers: ["accept": "*/*"])
         #expect(try ResourceKey(decodingBytes: key.encodedBytes()) == key)

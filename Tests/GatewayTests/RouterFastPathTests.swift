@@ -41,9 +41,7 @@ struct RouterFastPathTests {
         upstream.on("/items/w") { _, _ in EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "warm")
         }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
-            var settings = settings
             settings.warmUp = ["/items/w"]
-            return settings
         }
         await Bootstrap.warmUp(container: gateway.container)
         #expect(upstream.calls("/items/w") == 1)

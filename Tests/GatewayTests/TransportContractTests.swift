@@ -120,6 +120,3 @@ struct TransportContractTests {
         #expect(try Self.body(response) == "GET /a?b=c")
     }
 }
-
-/// Thrown when a transport returns a streaming body where bytes were promised.
-struct HTTPBodyIsStream: Error {}

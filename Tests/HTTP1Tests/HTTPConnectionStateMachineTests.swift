@@ -10,6 +10,14 @@ struct HTTPConnectionStateMachineTests {
 
     func makeMachine() -> Machine { Machine(timeouts: timeouts, now: start) }
 
+    /// A machine whose first request arrived at `start` and is being answered.
+    func makeRespondingMachine(keepAlive: Bool = true) -> Machine {
+        var machine = makeMachine()
+        machine.bytesReceived(now: start)
+        machine.requestReceived(keepAlive: keepAlive)
+        return machine
+    }
+
     @Test func newConnection_ClosesWithoutAnswer_WhenNoByteArrivesWithinHeaderTimeout() {
         var machine = makeMachine()
         #expect(machine.timeout(now: start + .seconds(9)) == .none)
@@ -50,17 +58,13 @@ struct HTTPConnectionStateMachineTests {
     }
 
     @Test func responding_HasNoPhaseDeadline_WhileHandlerWorks() {
-        var machine = makeMachine()
-        machine.bytesReceived(now: start)
-        machine.requestReceived(keepAlive: true)
+        var machine = makeRespondingMachine()
         #expect(machine.deadline == nil)
         #expect(machine.timeout(now: start + .seconds(3_600)) == .none)
     }
 
     @Test func responseSent_WaitsForNextRequestWithIdleTimeout_WhenKeepAlive() {
-        var machine = makeMachine()
-        machine.bytesReceived(now: start)
-        machine.requestReceived(keepAlive: true)
+        var machine = makeRespondingMachine()
         #expect(machine.responseSent(now: start + .seconds(1)) == .readNextRequest)
         #expect(machine.state == .waitingForRequest(first: false))
         #expect(machine.timeout(now: start + .seconds(60)) == .none)
@@ -68,26 +72,20 @@ struct HTTPConnectionStateMachineTests {
     }
 
     @Test func nextRequest_GetsFreshHeaderDeadline_FromItsFirstByte() {
-        var machine = makeMachine()
-        machine.bytesReceived(now: start)
-        machine.requestReceived(keepAlive: true)
+        var machine = makeRespondingMachine()
         _ = machine.responseSent(now: start)
         machine.bytesReceived(now: start + .seconds(30))
         #expect(machine.phaseDeadline == start + .seconds(40))
     }
 
     @Test func responseSent_ClosesAfterFlush_WhenRequestAskedToClose() {
-        var machine = makeMachine()
-        machine.bytesReceived(now: start)
-        machine.requestReceived(keepAlive: false)
+        var machine = makeRespondingMachine(keepAlive: false)
         #expect(!machine.keepAlive)
         #expect(machine.responseSent(now: start) == .closeAfterFlush)
     }
 
     @Test func blockedWrite_ClosesConnection_WhenNoProgressWithinWriteTimeout() {
-        var machine = makeMachine()
-        machine.bytesReceived(now: start)
-        machine.requestReceived(keepAlive: true)
+        var machine = makeRespondingMachine()
         machine.writeBlocked(now: start)
         machine.writeBlocked(now: start + .seconds(10))
         #expect(machine.timeout(now: start + .seconds(29)) == .none)
@@ -95,9 +93,7 @@ struct HTTPConnectionStateMachineTests {
     }
 
     @Test func drainedWrite_ClearsWriteDeadline() {
-        var machine = makeMachine()
-        machine.bytesReceived(now: start)
-        machine.requestReceived(keepAlive: true)
+        var machine = makeRespondingMachine()
         machine.writeBlocked(now: start)
         machine.writeDrained()
         #expect(machine.writeDeadline == nil)
@@ -110,9 +106,7 @@ struct HTTPConnectionStateMachineTests {
     }
 
     @Test func shutdown_FinishesRequestThenCloses_WhenResponding() {
-        var machine = makeMachine()
-        machine.bytesReceived(now: start)
-        machine.requestReceived(keepAlive: true)
+        var machine = makeRespondingMachine()
         #expect(machine.shutdown() == .none)
         #expect(!machine.keepAlive)
         #expect(machine.responseSent(now: start) == .closeAfterFlush)

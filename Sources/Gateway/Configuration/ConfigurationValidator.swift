@@ -85,10 +85,11 @@ struct ConfigurationValidator {
 
     private func validateBaseURL(_ text: String, path: String) throws(ConfigurationError) {
         if text == ServiceSettings.embeddedDemo { return }
+        // The value itself is never echoed: it may hold an interpolated secret.
         let expected = "expected http://host[:port][/prefix], https://… or \(ServiceSettings.embeddedDemo)"
         guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else { throw fail(path, "\(expected), found \"\(text)\"") }
+        else { throw fail(path, expected) }
         guard url.query == nil, url.fragment == nil, url.user == nil, url.password == nil else {
             throw fail(path, "\(expected) without query, fragment or credentials")
         }

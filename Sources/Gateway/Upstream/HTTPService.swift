@@ -105,7 +105,7 @@ public struct HTTPService: Service {
         var headers = HTTPHeaders()
         if let contentType = value.contentType { headers["Content-Type"] = contentType }
         let exchange = try await perform(method, key: key, extraHeaders: headers, body: value.body)
-        return WriteResult(reply: exchange.representation, stored: stored(from: exchange, method: method, key: key))
+        return WriteResult(reply: exchange.representation, stored: stored(from: exchange, method: method))
     }
 
     /// Forwards a `DELETE`; the key is dropped from the cache.
@@ -116,9 +116,7 @@ public struct HTTPService: Service {
     }
 
     /// What the cache keeps after a successful write: see the type's documentation.
-    private func stored(from exchange: UpstreamExchange, method: HTTPMethod, key: ResourceKey)
-        -> Fetched<Representation>?
-    {
+    private func stored(from exchange: UpstreamExchange, method: HTTPMethod) -> Fetched<Representation>? {
         let reply = exchange.representation
         guard reply.status == 200 || reply.status == 201, !reply.body.isEmpty else { return nil }
         if method == .post {

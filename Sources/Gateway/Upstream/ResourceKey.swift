@@ -39,10 +39,16 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
         headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
     }
 
-    /// `repository target`, plus the header names only (never their values, which may be credentials).
+    /// `repository path?names`, plus the header names: the names of the query parameters and
+    /// headers only, never their values, which may be tokens or credentials. Logs and error
+    /// details show keys this way.
     public var description: String {
+        let parameters = query.split(separator: "&").map { parameter in
+            parameter.firstIndex(of: "=").map { parameter[..<$0] } ?? parameter
+        }
+        let shown = parameters.isEmpty ? path : path + "?" + parameters.joined(separator: "&")
         let names = headers.keys.sorted().joined(separator: ",")
-        return names.isEmpty ? "\(repository) \(target)" : "\(repository) \(target) [\(names)]"
+        return names.isEmpty ? "\(repository) \(shown)" : "\(repository) \(shown) [\(names)]"
     }
 
     /// Splits `query` at `&`, keeps the non-empty parameters whose percent-decoded name `admits`

@@ -5,21 +5,11 @@ extension HTTPHeaders {
         var keepAlive = false
         for field in fields where Self.equalsIgnoringCase(field.name, "connection") {
             for option in field.value.split(separator: ",") {
-                let token = option.trimmingWhitespace()
+                let token = String(option.trimmingWhitespace())
                 if Self.equalsIgnoringCase(token, "close") { return false }
                 if Self.equalsIgnoringCase(token, "keep-alive") { keepAlive = true }
             }
         }
         return version.minor >= 1 || keepAlive
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing SP / HTAB.
-    fileprivate func trimmingWhitespace() -> String {
-        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) })
-        else { return "" }
-        return String(self[first...last])
     }
 }

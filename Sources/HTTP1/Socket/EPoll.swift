@@ -17,8 +17,6 @@ final class EPoll {
         static let error = Events(rawValue: 0x008)
         /// Hung up (always reported).
         static let hangUp = Events(rawValue: 0x010)
-        /// The peer shut down its writing side.
-        static let peerHangUp = Events(rawValue: 0x2000)
     }
 
     private typealias Create = @convention(c) (Int32) -> Int32

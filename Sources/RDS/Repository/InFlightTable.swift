@@ -5,7 +5,7 @@ import Synchronization
 /// The first caller of ``join(_:previous:operation:)`` for a key starts the fetch in its own task
 /// and publishes `.loading`; later callers wait for the same result. Waiters are continuations,
 /// resumed once when the fetch ends, so nobody polls. A waiter that goes away (task cancelled)
-/// gets ``RepositoryError/Kind/cancelled`` at once; the fetch is cancelled only when its last
+/// gets ``RepositoryErrorKind/cancelled`` at once; the fetch is cancelled only when its last
 /// waiter has gone, and a background fetch is never cancelled. Starting, ending and cancelling a
 /// fetch, and the states published for them, happen under one lock, so subscribers see them in order.
 /// A successful write supersedes the fetch under way for its key: the fetch then neither stores
@@ -115,7 +115,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Waits for the fetch of `key`, starting it with `operation` when none is under way.
     /// - Parameter previous: The value held before the fetch, published as `.loading(previous:)`.
-    /// - Throws: The fetch's ``RepositoryError``, or ``RepositoryError/Kind/cancelled`` when the
+    /// - Throws: The fetch's ``RepositoryError``, or ``RepositoryErrorKind/cancelled`` when the
     ///   calling task is cancelled first.
     func join(_ key: Key, previous: Value?, operation: @escaping Operation) async throws -> Answer {
         let waiterID = table.withLock { $0.makeID() }

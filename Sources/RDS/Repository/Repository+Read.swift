@@ -2,9 +2,9 @@ extension Repository {
     /// Reads `key` as the policy and `intent` decide.
     ///
     /// Concurrent reads that need the service share one fetch (single-flight); a fetch that passes
-    /// ``RepositoryPolicy/fetchDeadline`` fails with ``RepositoryError/Kind/deadlineExceeded``.
+    /// ``RepositoryPolicy/fetchDeadline`` fails with ``RepositoryErrorKind/deadlineExceeded``.
     /// - Throws: ``RepositoryError`` wrapping the ``ServiceError`` behind it, when nothing usable is
-    ///   stored; ``RepositoryError/Kind/cancelled`` when the calling task is cancelled.
+    ///   stored; ``RepositoryErrorKind/cancelled`` when the calling task is cancelled.
     public func get(_ key: Key, intent: ReadIntent = .cached) async throws -> RepositoryAnswer<Value> {
         let entry = await storedEntry(for: key)
         switch ReadPlan.make(entry: entry, at: store.clock.now, policy: policy, intent: intent) {

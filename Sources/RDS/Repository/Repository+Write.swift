@@ -2,7 +2,7 @@ extension Repository {
     /// Writes `value` to the service; on success the datastore holds the service's answer
     /// (``WriteResult/stored``, or nothing when that is `nil`) and subscribers see exactly one new
     /// state. On failure nothing changes.
-    /// - Throws: ``RepositoryError/Kind/writeFailed`` wrapping the ``ServiceError``.
+    /// - Throws: ``RepositoryErrorKind/writeFailed`` wrapping the ``ServiceError``.
     @discardableResult
     public func save(_ value: Value, for key: Key) async throws -> WriteResult<Value> {
         try await write(key, "save") { try await service.save(value, for: key) }
@@ -10,14 +10,14 @@ extension Repository {
 
     /// Deletes the resource at the service; on success the datastore holds the service's answer
     /// (usually nothing) and subscribers see exactly one new state. On failure nothing changes.
-    /// - Throws: ``RepositoryError/Kind/writeFailed`` wrapping the ``ServiceError``.
+    /// - Throws: ``RepositoryErrorKind/writeFailed`` wrapping the ``ServiceError``.
     @discardableResult
     public func delete(_ key: Key) async throws -> WriteResult<Value> {
         try await write(key, "delete") { try await service.delete(key) }
     }
 
     /// Removes `key` from the datastore (not from the service); subscribers see `.initialized`.
-    /// - Throws: ``RepositoryError/Kind/writeFailed`` wrapping the ``DatastoreError``.
+    /// - Throws: ``RepositoryErrorKind/writeFailed`` wrapping the ``DatastoreError``.
     public func purge(_ key: Key) async throws {
         do {
             try await store.datastore.delete(key)
@@ -28,7 +28,7 @@ extension Repository {
     }
 
     /// Removes every key from the datastore; every subscriber sees `.initialized`.
-    /// - Throws: ``RepositoryError/Kind/writeFailed`` wrapping the ``DatastoreError``.
+    /// - Throws: ``RepositoryErrorKind/writeFailed`` wrapping the ``DatastoreError``.
     public func purgeAll() async throws {
         do {
             try await store.datastore.deleteAll()

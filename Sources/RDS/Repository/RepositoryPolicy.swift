@@ -21,7 +21,7 @@ public struct RepositoryPolicy: Sendable, Hashable {
     /// The fraction of its lifetime (for example `0.8`) after which a fresh value is refreshed in
     /// the background on use; `nil` switches refresh-ahead off.
     public var refreshAhead: Double?
-    /// How long one service fetch may take before waiters get ``RepositoryError/Kind/deadlineExceeded``.
+    /// How long one service fetch may take before waiters get ``RepositoryErrorKind/deadlineExceeded``.
     public var fetchDeadline: TimeInterval
 
     /// Creates a policy; the defaults describe a cache-first repository with a one-minute default TTL.

@@ -27,13 +27,15 @@ struct EndToEndGateway {
         return EndToEndGateway(container: container, server: server, clock: clock)
     }
 
-    /// A gateway with one repository `items` on `/items/{id}` → upstream `/items/{id}`.
+    /// A gateway with one repository `items` on `/items/{id}` → upstream `/items/{id}`, its
+    /// settings adjusted by `settings`.
     static func start(
-        upstream: String, settings: (RepositorySettings) -> RepositorySettings = { $0 },
+        upstream: String, settings: (inout RepositorySettings) -> Void = { _ in },
         timeouts: UpstreamTimeouts = UpstreamTimeouts(), clock: ManualClock = EndToEndGateway.makeClock(),
         disk: URL? = nil
     ) async throws -> EndToEndGateway {
-        let repository = settings(RepositorySettings(route: "/items/{id}", service: "up"))
+        var repository = RepositorySettings(route: "/items/{id}", service: "up")
+        settings(&repository)
         return try await start(
             services: ["up": ServiceSettings(baseURL: upstream, timeouts: timeouts)],
             repositories: ["items": repository],
@@ -67,19 +69,5 @@ struct EndToEndGateway {
     func stop() async {
         await server.shutdown(gracePeriod: .zero)
         await Bootstrap.shutdown(container: container)
-    }
-}
-
-extension HTTPResponse {
-    /// The body as text.
-    var text: String {
-        guard case .bytes(let bytes) = body else { return "" }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The body as a JSON object.
-    var json: [String: Any] {
-        guard case .bytes(let bytes) = body else { return [:] }
-        return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
     }
 }

@@ -10,9 +10,7 @@ struct EndToEndPolicyTests {
             EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "v\(call)")
         }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
-            var settings = settings
             settings.staleWhileRevalidate = 30
-            return settings
         }
         let events = try gateway.subscribe("/items/a")
         await events.waitForEvents(1)
@@ -42,10 +40,8 @@ struct EndToEndPolicyTests {
                 : EndToEndUpstream.Reply(status: 503, body: "down")
         }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
-            var settings = settings
             settings.policy = .networkFirst
             settings.staleIfError = 300
-            return settings
         }
         #expect(try await gateway.get("/items/a").text == "v1")
         let second = try await gateway.get("/items/a")

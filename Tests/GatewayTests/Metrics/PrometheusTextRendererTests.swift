@@ -78,10 +78,3 @@ struct PrometheusTextRendererTests {
         #expect(PrometheusTextRenderer.isValidLabelName(name) == valid)
     }
 }
-
-/// A one-label set for the tests.
-struct PathLabels: MetricLabels {
-    var path: String
-    static var labelNames: [String] { ["path"] }
-    var labelValues: [String] { [path] }
-}

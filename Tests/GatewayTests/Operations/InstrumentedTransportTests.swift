@@ -1,7 +1,6 @@
 import Gateway
 import HTTP1
 import RDS
-import Synchronization
 import Testing
 
 struct InstrumentedTransportTests {
@@ -56,17 +55,5 @@ struct InstrumentedTransportTests {
         #expect(demo.consecutiveFailures == 2)
         #expect(demo.lastError == "transport_timeout")
         #expect(demo.lastSuccess != nil)
-    }
-}
-
-/// Hands out 0, 1, 2, … to concurrent callers.
-final class ScriptedCounter: Sendable {
-    private let count = Mutex(0)
-
-    func next() -> Int {
-        count.withLock { value in
-            defer { value += 1 }
-            return value
-        }
     }
 }

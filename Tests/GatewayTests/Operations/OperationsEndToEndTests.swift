@@ -28,9 +28,7 @@ struct OperationsEndToEndTests {
         }
         upstream.on("/items/c") { _, _ in EndToEndUpstream.Reply(status: 503) }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
-            var settings = settings
             settings.staleIfError = 600
-            return settings
         }
 
         var answers: [String?] = []
@@ -114,9 +112,7 @@ struct OperationsEndToEndTests {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/w") { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: "{}", waitForGate: true) }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
-            var settings = settings
             settings.warmUp = ["/items/w"]
-            return settings
         }
 
         let warmUp = Task { await Bootstrap.warmUp(container: gateway.container) }
