@@ -71,4 +71,25 @@ struct EndToEndAdminTests {
         await gateway.stop()
         await upstream.stop()
     }
+
+    @Test func adminState_ReportsTheLastFailure_UntilTheNextSuccessfulLoad() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { _, call in
+            call == 1 ? EndToEndUpstream.Reply(status: 503) : EndToEndUpstream.Reply(body: "v\(call)")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL)
+        let state = "/admin/repositories/items/state?path=/items/a"
+
+        #expect(try await gateway.get("/items/a").status == 502)
+        let failed = try await gateway.get(state)
+        #expect(try await gateway.get("/items/a").status == 200)
+        let loaded = try await gateway.get(state)
+
+        #expect(failed.json["state"] as? String == "failed")
+        #expect((failed.json["error"] as? [String: Any])?["code"] as? String == "fetch_failed")
+        #expect(failed.json["cached"] is NSNull)
+        #expect(loaded.json["state"] as? String == "loaded")
+        await gateway.stop()
+        await upstream.stop()
+    }
 }
