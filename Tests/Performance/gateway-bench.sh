@@ -6,7 +6,7 @@
 #      (GET /items/{id} -> the bench upstream http://127.0.0.1:9100/items/{id}, following its
 #      Cache-Control: max-age=60); its stderr (one JSON line per request) goes to $GATEWAY_LOG;
 #   2. starts the bench upstream unless one already listens on 9100;
-#   3. waits until no other wrk runs (numbers taken under another load are worthless);
+#   3. waits until no other wrk or bench-all.sh runs (numbers taken under another load are worthless);
 #   4. bench-all.sh ROUNDS PEERS ext:$PORT: interleaved rounds, wrk 64 connections, 10 s, cycling
 #      /items/1..100 (cache hits after the warm-up); summary table at the end;
 #   5. coalesce.sh: 200 concurrent requests on one cold key (the upstream sleeps 200 ms);
@@ -57,10 +57,11 @@ else
   "$BENCH_DIR/peers.sh" start upstream
 fi
 
+busy() { pgrep -x wrk >/dev/null || pgrep -f 'bench-all\.sh|run-load\.sh|coalesce\.py' >/dev/null; }
 wait_for_quiet() {
   local waited=0
-  while pgrep -x wrk >/dev/null; do
-    ((waited == 0)) && echo "another wrk is running; waiting: $(pgrep -ax wrk | head -1)"
+  while busy; do
+    ((waited == 0)) && echo "another benchmark is running; waiting: $(pgrep -af 'wrk|bench-all' | head -1)"
     ((waited >= WAIT_FOR_WRK)) && { echo "still busy after ${WAIT_FOR_WRK}s, giving up" >&2; return 1; }
     sleep 5; waited=$((waited + 5))
   done
