@@ -12,7 +12,7 @@
 #   5. coalesce.sh: 200 concurrent requests on one cold key (the upstream sleeps 200 ms);
 #   6. restarts the gateway and runs cold_miss.py: the median latency a cold miss adds to the
 #      upstream's own (200 distinct keys), the first miss of the fresh gateway (connect) apart;
-#   7. stops the gateway it started (by PID).
+#   7. stops the gateway it started (by PID), and the upstream if it started it.
 # Needs nginx, varnish and wrk (apt-get install -y nginx varnish wrk).
 # Env: PORT [8080], BENCH_DIR [../shared/bench next to the repository], BENCH_RUN
 # [/tmp/bench-run-perf], GATEWAY_LOG [/dev/null], KEYS_COLD [200], WAIT_FOR_WRK [1800] seconds.
@@ -44,10 +44,16 @@ stop_gateway() {
   wait "$GATEWAY_PID" 2>/dev/null || true
   GATEWAY_PID=""
 }
-trap stop_gateway EXIT
+STARTED_UPSTREAM=""
+cleanup() {
+  stop_gateway
+  [[ -z "$STARTED_UPSTREAM" ]] || "$BENCH_DIR/peers.sh" stop upstream
+}
+trap cleanup EXIT
 
-# The upstream: ours through peers.sh, or one already serving 9100 (recorded so peers.sh,
-# called by bench-all.sh, sees it running; it is never stopped from here).
+# The upstream: one already serving 9100 (recorded so peers.sh, called by bench-all.sh, sees
+# it running; never stopped from here), or ours through peers.sh, stopped at the end so that
+# another team's peers.sh finds the port free.
 mkdir -p "$BENCH_RUN"
 if curl -sf -o /dev/null "http://127.0.0.1:9100/__count"; then
   pid="$(ss -Hltnp 'sport = :9100' | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)"
@@ -55,6 +61,7 @@ if curl -sf -o /dev/null "http://127.0.0.1:9100/__count"; then
   echo "using the upstream already on 127.0.0.1:9100 (pid ${pid:-?})"
 else
   "$BENCH_DIR/peers.sh" start upstream
+  STARTED_UPSTREAM=1
 fi
 
 busy() { pgrep -x wrk >/dev/null || pgrep -f 'bench-all\.sh|run-load\.sh|coalesce\.py' >/dev/null; }
