@@ -285,4 +285,27 @@ struct HTTPClientTests {
         #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) <= 2)
         #expect(upstream.requestLines.count == 6)
     }
+
+    /// A keep-alive exchange makes Linux delay its ACKs ("interactive" mode, re-entered whenever
+    /// we send soon after receiving); the connection must leave that mode after every answer, or
+    /// an upstream writing head and body separately with Nagle on stalls 40 ms per request.
+    @Test func connection_AcknowledgesAtOnce_AfterEachAnswer_WhenReused() async throws {
+        let upstream = try ScriptedUpstream { _, _ in .respond(Self.ok) }
+        defer { upstream.stop() }
+        let deadline = ContinuousClock.now + .seconds(5)
+        let connection = try await HTTPClientConnection.connect(
+            to: try SocketAddress(host: "127.0.0.1", port: upstream.port), endpoint: "upstream",
+            loop: HTTPClientLoop(label: "test"), deadline: deadline, phase: .connect)
+        defer { connection.close() }
+        for index in 0..<5 {
+            let exchange = HTTPClientExchange(
+                HTTPRequest(method: .get, target: "/\(index)"), host: "127.0.0.1", port: upstream.port,
+                limits: HTTPParserLimits())
+            let (response, reusable) = try await connection.send(
+                exchange, firstByteDeadline: deadline, totalDeadline: deadline)
+            #expect(response.status == 200 && reusable)
+            #expect(connection.socket.readsQuickAck() == 1, "after answer \(index)")
+        }
+        #expect(upstream.acceptedConnections == 1)
+    }
 }

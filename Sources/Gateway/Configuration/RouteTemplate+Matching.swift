@@ -4,13 +4,13 @@ extension RouteTemplate {
     /// A variable needs a non-empty segment; a catch-all takes the rest of the path, which may be
     /// empty. Values keep their percent-encoding. Dot segments in captured values are rejected.
     public func match(_ path: Substring) -> RouteMatch {
-        guard path.first == "/" else { return .noMatch }
-        let parts = path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        guard path.utf8.first == UInt8(ascii: "/") else { return .noMatch }
+        let parts = Self.segments(of: path)
         var captures: [String: String] = [:]
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .literal(let text):
-                guard index < parts.count, parts[index] == text else { return .noMatch }
+                guard index < parts.count, parts[index].utf8.elementsEqual(text.utf8) else { return .noMatch }
             case .variable(let name):
                 guard index < parts.count, !parts[index].isEmpty else { return .noMatch }
                 if Self.isDotSegment(parts[index]) { return .rejected(String(parts[index])) }
@@ -23,6 +23,20 @@ extension RouteTemplate {
             }
         }
         return parts.count == segments.count ? .matched(captures) : .noMatch
+    }
+
+    /// The segments of `path` (which starts with `/`): none for `/`, else what lies between
+    /// slashes, empty ones included. Split byte by byte: this runs twice per request.
+    private static func segments(of path: Substring) -> [Substring] {
+        var parts: [Substring] = []
+        guard path.utf8.count > 1 else { return parts }
+        var start = path.utf8.index(after: path.startIndex)
+        while true {
+            let end = path.utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
+            parts.append(path[start..<end])
+            guard end != path.endIndex else { return parts }
+            start = path.utf8.index(after: end)
+        }
     }
 
     /// `true` when some path matches both templates.

@@ -102,6 +102,11 @@ public struct RouteTemplate: Sendable, Equatable, CustomStringConvertible {
 
     /// `true` for `.` and `..`, also percent-encoded (`%2e`, `%2E`).
     static func isDotSegment(_ segment: Substring) -> Bool {
+        // Checked on every request segment: most are ruled out without Foundation (one to six
+        // bytes, `.` to `%2e%2e`, starting with `.` or `%`).
+        guard let first = segment.utf8.first, first == UInt8(ascii: ".") || first == UInt8(ascii: "%"),
+            segment.utf8.count <= 6
+        else { return false }
         let decoded = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
         return decoded == "." || decoded == ".."
     }

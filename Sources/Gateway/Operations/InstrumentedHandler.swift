@@ -1,15 +1,17 @@
 import HTTP1
 import RDS
 
+/// Methods counted by name; any other token is counted as `other`, so clients cannot add series.
+/// (A global: a generic type has no stored static properties, and a computed one built the set
+/// on every request.)
+private let instrumentedMethods: Set<HTTPMethod> = [.get, .head, .post, .put, .patch, .delete, .options]
+
 /// Wraps the gateway's handler: gives every request an id (the client's valid `X-Request-ID` or
 /// a new one) returned on the response and visible to upstream calls as ``RequestID/current``,
 /// counts it in ``GatewayMetrics``, and writes one JSON log line for it.
 public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// Tells which route (and repository) a request belongs to; must be cheap and never block.
     public typealias Classifier = @Sendable (HTTPRequest) -> RouteClassification
-
-    /// Methods counted by name; any other token is counted as `other`, so clients cannot add series.
-    private static var knownMethods: Set<HTTPMethod> { [.get, .head, .post, .put, .patch, .delete, .options] }
 
     private let inner: Inner
     private let metrics: GatewayMetrics
@@ -56,7 +58,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     {
         let duration = ContinuousClock.now - start
         let classification = classify(request)
-        let method = Self.knownMethods.contains(request.method) ? request.method.rawValue : "other"
+        let method = instrumentedMethods.contains(request.method) ? request.method.rawValue : "other"
         metrics.recordRequest(route: classification.route, method: method, status: response.status, duration: duration)
         let cache = response.headers["X-Cache"]
         if let repository = classification.repository, let cache,

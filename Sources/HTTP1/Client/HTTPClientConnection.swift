@@ -224,12 +224,15 @@ final class HTTPClientConnection: @unchecked Sendable {
     }
 
     /// Reads until the socket has nothing more (`EAGAIN`; the source may not fire again for bytes
-    /// already there), parsing after every read so the body limit holds as bytes arrive.
+    /// already there), parsing after every read so the body limit holds as bytes arrive. Every read
+    /// acknowledges at once: an upstream writing head and body separately with Nagle on holds the
+    /// body until the head is acknowledged, and a delayed ACK would cost ~40 ms per answer.
     private func readAvailable() {
         let buffer = loop.readBuffer
         while exchange != nil {
             switch socket.read(into: buffer) {
             case .bytes(let count):
+                socket.acknowledgeAtOnce()
                 exchange?.received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 finish(exchange?.step(endOfStream: false))
             case .wouldBlock:

@@ -28,11 +28,17 @@ public struct HTTPRequest: Sendable {
 
     /// The target's path, before any `?`.
     public var path: Substring {
-        target.firstIndex(of: "?").map { target[..<$0] } ?? target[...]
+        queryMark.map { target[..<$0] } ?? target[...]
     }
 
     /// The target's query, after the first `?`, or `nil` when there is none.
     public var query: Substring? {
-        target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
+        queryMark.map { target[target.utf8.index(after: $0)...] }
+    }
+
+    /// Where the first `?` is: searched byte by byte (read several times per request; a
+    /// `Character` search costs grapheme breaking).
+    private var queryMark: String.Index? {
+        target.utf8.firstIndex(of: UInt8(ascii: "?"))
     }
 }

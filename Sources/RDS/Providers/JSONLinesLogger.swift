@@ -44,16 +44,18 @@ public struct JSONLinesLogger: Logger {
         guard level >= minimumLevel else { return }
         var line: [UInt8] = []
         line.reserveCapacity(96 + event.utf8.count + fields.count * 32)
-        line += Array("{\"time\":\"".utf8)
+        line.append(contentsOf: "{\"time\":\"".utf8)
         Self.appendTimestamp(clock.now, to: &line)
-        line += Array("\",\"level\":\"".utf8)
-        line += Array(level.name.utf8)
-        line += Array("\",\"event\":".utf8)
+        line.append(contentsOf: "\",\"level\":\"".utf8)
+        line.append(contentsOf: level.name.utf8)
+        line.append(contentsOf: "\",\"event\":".utf8)
         Self.appendString(event, to: &line)
-        for name in fields.keys.sorted() {
-            guard let value = fields[name] else { continue }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             line.append(UInt8(ascii: ","))
-            Self.appendString(["time", "level", "event"].contains(name) ? "field." + name : name, to: &line)
+            switch name {
+            case "time", "level", "event": Self.appendString("field." + name, to: &line)
+            default: Self.appendString(name, to: &line)
+            }
             line.append(UInt8(ascii: ":"))
             Self.appendValue(value, to: &line)
         }
@@ -64,8 +66,9 @@ public struct JSONLinesLogger: Logger {
     /// Writes `line` and a line break to standard error in a single `write(2)` where possible, so
     /// lines from many threads do not interleave.
     public static func writeToStandardError(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        bytes.withUnsafeBytes { buffer in
+        var line = line
+        line.append("\n")
+        line.withUTF8 { buffer in
             guard let base = buffer.baseAddress else { return }
             var written = 0
             while written < buffer.count {
@@ -86,21 +89,22 @@ public struct JSONLinesLogger: Logger {
         case .string(let text):
             appendString(text, to: &line)
         case .int(let number):
-            line += Array(String(number).utf8)
+            line.append(contentsOf: String(number).utf8)
         case .double(let number) where number.isNaN:
             appendString("NaN", to: &line)
         case .double(let number) where number.isInfinite:
             appendString(number < 0 ? "-Infinity" : "Infinity", to: &line)
         case .double(let number):
-            line += Array(String(number).utf8)
+            line.append(contentsOf: String(number).utf8)
         case .bool(let flag):
-            line += Array((flag ? "true" : "false").utf8)
+            line.append(contentsOf: (flag ? "true" : "false").utf8)
         }
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// Appends `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped.
     static func appendString(_ text: String, to line: inout [UInt8]) {
-        let hexDigits = Array("0123456789abcdef".utf8)
         line.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -112,7 +116,7 @@ public struct JSONLinesLogger: Logger {
             case 0x08: line += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
             case 0x0C: line += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
             case 0x00..<0x20:
-                line += Array("\\u00".utf8)
+                line.append(contentsOf: "\\u00".utf8)
                 line += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             default: line.append(byte)
             }
@@ -130,17 +134,36 @@ public struct JSONLinesLogger: Logger {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        let fields: [(value: Int, width: Int, separator: UInt8)] = [
-            (Int(parts.tm_year) + 1900, 4, UInt8(ascii: "-")), (Int(parts.tm_mon) + 1, 2, UInt8(ascii: "-")),
-            (Int(parts.tm_mday), 2, UInt8(ascii: "T")), (Int(parts.tm_hour), 2, UInt8(ascii: ":")),
-            (Int(parts.tm_min), 2, UInt8(ascii: ":")), (Int(parts.tm_sec), 2, UInt8(ascii: ".")),
-            (milliseconds, 3, UInt8(ascii: "Z")),
-        ]
-        for (value, width, separator) in fields {
-            let digits = Array(String(value).utf8)
-            line += [UInt8](repeating: UInt8(ascii: "0"), count: max(0, width - digits.count))
-            line += digits
-            line.append(separator)
+        appendDigits(Int(parts.tm_year) + 1900, width: 4, to: &line)
+        line.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mon) + 1, width: 2, to: &line)
+        line.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mday), width: 2, to: &line)
+        line.append(UInt8(ascii: "T"))
+        appendDigits(Int(parts.tm_hour), width: 2, to: &line)
+        line.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_min), width: 2, to: &line)
+        line.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_sec), width: 2, to: &line)
+        line.append(UInt8(ascii: "."))
+        appendDigits(milliseconds, width: 3, to: &line)
+        line.append(UInt8(ascii: "Z"))
+    }
+
+    /// Appends the decimal digits of `value` (0 or more), left-padded with zeros to `width`.
+    private static func appendDigits(_ value: Int, width: Int, to line: inout [UInt8]) {
+        var divisor = 1
+        var digits = 1
+        while divisor <= value / 10 {
+            divisor *= 10
+            digits += 1
+        }
+        for _ in digits..<max(digits, width) { line.append(UInt8(ascii: "0")) }
+        var rest = value
+        while divisor > 0 {
+            line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
     }
 }
