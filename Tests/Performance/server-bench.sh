@@ -10,7 +10,9 @@
 #   3. holds 10,000 idle keep-alive connections on a fresh server and reports its RSS;
 #   4. stops the servers it started (by PID).
 # Needs nginx, varnish and wrk (apt-get install -y nginx varnish wrk). Env: PORT [8080],
-# BENCH_DIR [../shared/bench next to the repository], IDLE [10000].
+# BENCH_DIR [../shared/bench next to the repository], IDLE [10000], HUMMINGBIRD_BIN [unset]:
+# the HBStatic binary of ../shared/bench/peers/hummingbird-static built in a writable copy
+# (`swift build -c release` there); when set it runs on 127.0.0.1:9203 and joins the rounds.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -33,8 +35,16 @@ stop_server() { kill -TERM "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID"
 trap stop_server EXIT
 
 start_server
-EXT_PIDS="$SERVER_PID" "$BENCH_DIR/bench-all.sh" "$ROUNDS" "${PEERS[@]}" "ext:$PORT"
+EXT=("ext:$PORT"); PIDS="$SERVER_PID"
+if [[ -n "${HUMMINGBIRD_BIN:-}" ]]; then
+  "$HUMMINGBIRD_BIN" 9203 127.0.0.1 >/dev/null 2>&1 &
+  HB_PID=$!
+  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:9203/items/1" && break; sleep 0.1; done
+  EXT+=("ext:9203"); PIDS="$PIDS,$HB_PID"
+fi
+EXT_PIDS="$PIDS" "$BENCH_DIR/bench-all.sh" "$ROUNDS" "${PEERS[@]}" "${EXT[@]}"
 stop_server
+[[ -z "${HB_PID:-}" ]] || { kill -TERM "$HB_PID" 2>/dev/null || true; wait "$HB_PID" 2>/dev/null || true; }
 
 start_server
 ulimit -n "$(ulimit -Hn)"
