@@ -9,11 +9,9 @@ import Testing
 struct HTTPServiceSocketTests {
     static let secret = "k3y-that-must-not-leak"
 
-    static func makeService(
-        _ upstream: RawSocketUpstream, transport: any Transport, timeouts: UpstreamTimeouts = .init()
-    ) -> HTTPService {
+    static func makeService(port: Int, transport: any Transport, timeouts: UpstreamTimeouts = .init()) -> HTTPService {
         HTTPService(
-            name: "demo", baseURL: URL(string: "http://127.0.0.1:\(upstream.port)/v1")!, timeouts: timeouts,
+            name: "demo", baseURL: URL(string: "http://127.0.0.1:\(port)/v1")!, timeouts: timeouts,
             apiKey: UpstreamAPIKey(
                 provider: EnvironmentAPIKeyProvider(variable: "K", environment: ["K": secret]),
                 placement: .queryParameter("key")),
@@ -33,7 +31,7 @@ struct HTTPServiceSocketTests {
                     .utf8)
         }
         defer { upstream.stop() }
-        let service = Self.makeService(upstream, transport: makeTransport())
+        let service = Self.makeService(port: upstream.port, transport: makeTransport())
         let key = ResourceKey(repository: "r", path: "/greeting")
         guard case .fetched(let fetched) = try await service.get(key, ifChangedFrom: nil) else {
             Issue.record("expected a fetched value")
@@ -54,7 +52,7 @@ struct HTTPServiceSocketTests {
         let upstream = try RawSocketUpstream { _, _ in nil }
         defer { upstream.stop() }
         let service = Self.makeService(
-            upstream, transport: makeTransport(), timeouts: UpstreamTimeouts(connect: 1, firstByte: 0.2, total: 0.4))
+            port: upstream.port, transport: makeTransport(), timeouts: UpstreamTimeouts(connect: 1, firstByte: 0.2, total: 0.4))
         let error = await #expect(throws: ServiceError.self) {
             try await service.get(ResourceKey(repository: "r", path: "/slow", query: "q=1"), ifChangedFrom: nil)
         }
@@ -69,10 +67,10 @@ struct HTTPServiceSocketTests {
 
     @Test(arguments: transports)
     func get_FailsUnavailable_WhenRefused(_ makeTransport: @Sendable () -> any Transport) async throws {
-        let upstream = try RawSocketUpstream(response: "")
-        upstream.stop()
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }
         let error = await #expect(throws: ServiceError.self) {
-            try await Self.makeService(upstream, transport: makeTransport())
+            try await Self.makeService(port: closed.port, transport: makeTransport())
                 .get(ResourceKey(repository: "r", path: "/"), ifChangedFrom: nil)
         }
         #expect(error?.kind == .unavailable)
@@ -85,7 +83,7 @@ struct HTTPServiceSocketTests {
     {
         let upstream = try RawSocketUpstream { _, _ in nil }
         defer { upstream.stop() }
-        let service = Self.makeService(upstream, transport: makeTransport())
+        let service = Self.makeService(port: upstream.port, transport: makeTransport())
         let call = Task { try await service.get(ResourceKey(repository: "r", path: "/hang"), ifChangedFrom: nil) }
         while upstream.requests.isEmpty { await Task.yield() }
         call.cancel()
