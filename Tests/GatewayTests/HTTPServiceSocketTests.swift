@@ -51,8 +51,9 @@ struct HTTPServiceSocketTests {
     func get_TimesOut_WithoutKeyInError(_ makeTransport: @Sendable () -> any Transport) async throws {
         let upstream = try RawSocketUpstream { _, _ in nil }
         defer { upstream.stop() }
-        // Silence makes the timeout fire however long it is; a whole second of it lets the request
-        // (with the key) reach the upstream first even on a loaded machine.
+        // Silence makes a timeout fire however long the limits are (HTTP1Transport's first-byte
+        // limit after 1 s; URLSession's call here ends at the 5 s total); limits this long let the
+        // request (with the key) reach the upstream first even on a loaded machine.
         let service = Self.makeService(
             port: upstream.port, transport: makeTransport(),
             timeouts: UpstreamTimeouts(connect: 5, firstByte: 1, total: 5))
