@@ -9,11 +9,9 @@ import Testing
 struct HTTPServiceSocketTests {
     static let secret = "k3y-that-must-not-leak"
 
-    static func makeService(
-        _ upstream: RawSocketUpstream, transport: any Transport, timeouts: UpstreamTimeouts = .init()
-    ) -> HTTPService {
+    static func makeService(port: Int, transport: any Transport, timeouts: UpstreamTimeouts = .init()) -> HTTPService {
         HTTPService(
-            name: "demo", baseURL: URL(string: "http://127.0.0.1:\(upstream.port)/v1")!, timeouts: timeouts,
+            name: "demo", baseURL: URL(string: "http://127.0.0.1:\(port)/v1")!, timeouts: timeouts,
             apiKey: UpstreamAPIKey(
                 provider: EnvironmentAPIKeyProvider(variable: "K", environment: ["K": secret]),
                 placement: .queryParameter("key")),
@@ -33,7 +31,7 @@ struct HTTPServiceSocketTests {
                     .utf8)
         }
         defer { upstream.stop() }
-        let service = Self.makeService(upstream, transport: makeTransport())
+        let service = Self.makeService(port: upstream.port, transport: makeTransport())
         let key = ResourceKey(repository: "r", path: "/greeting")
         guard case .fetched(let fetched) = try await service.get(key, ifChangedFrom: nil) else {
             Issue.record("expected a fetched value")
@@ -53,14 +51,18 @@ struct HTTPServiceSocketTests {
     func get_TimesOut_WithoutKeyInError(_ makeTransport: @Sendable () -> any Transport) async throws {
         let upstream = try RawSocketUpstream { _, _ in nil }
         defer { upstream.stop() }
+        // Silence makes a timeout fire however long the limits are (HTTP1Transport's first-byte
+        // limit after 1 s; URLSession's call here ends at the 5 s total); limits this long let the
+        // request (with the key) reach the upstream first even on a loaded machine.
         let service = Self.makeService(
-            upstream, transport: makeTransport(), timeouts: UpstreamTimeouts(connect: 1, firstByte: 0.2, total: 0.4))
+            port: upstream.port, transport: makeTransport(),
+            timeouts: UpstreamTimeouts(connect: 5, firstByte: 1, total: 5))
         let error = await #expect(throws: ServiceError.self) {
             try await service.get(ResourceKey(repository: "r", path: "/slow", query: "q=1"), ifChangedFrom: nil)
         }
         let failure = try #require(error)
         #expect(failure.kind == .timeout)
-        #expect(upstream.requests.first?.contains(Self.secret) == true)
+        #expect(await upstream.requests(atLeast: 1).first?.contains(Self.secret) == true)
         let problem = ProblemDetails(error: failure, instance: "/slow")
         let rendered = "\(failure)" + String(decoding: problem.jsonBytes(), as: UTF8.self)
         #expect(!rendered.contains(Self.secret))
@@ -69,10 +71,10 @@ struct HTTPServiceSocketTests {
 
     @Test(arguments: transports)
     func get_FailsUnavailable_WhenRefused(_ makeTransport: @Sendable () -> any Transport) async throws {
-        let upstream = try RawSocketUpstream(response: "")
-        upstream.stop()
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }
         let error = await #expect(throws: ServiceError.self) {
-            try await Self.makeService(upstream, transport: makeTransport())
+            try await Self.makeService(port: closed.port, transport: makeTransport())
                 .get(ResourceKey(repository: "r", path: "/"), ifChangedFrom: nil)
         }
         #expect(error?.kind == .unavailable)
@@ -85,7 +87,7 @@ struct HTTPServiceSocketTests {
     {
         let upstream = try RawSocketUpstream { _, _ in nil }
         defer { upstream.stop() }
-        let service = Self.makeService(upstream, transport: makeTransport())
+        let service = Self.makeService(port: upstream.port, transport: makeTransport())
         let call = Task { try await service.get(ResourceKey(repository: "r", path: "/hang"), ifChangedFrom: nil) }
         while upstream.requests.isEmpty { await Task.yield() }
         call.cancel()

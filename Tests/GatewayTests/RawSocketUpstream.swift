@@ -16,28 +16,19 @@ final class RawSocketUpstream: Sendable {
     private let listener: Int32
     private let respond: Responder
     private let closeAfterReply: Bool
-    private let state = Mutex<(requests: [String], connections: Int, open: [Int32], stopped: Bool)>(([], 0, [], false))
+    private struct State {
+        var requests: [String] = []
+        var connections = 0
+        var open: [Int32] = []
+        var stopped = false
+        var requestWaiters: [(count: Int, continuation: CheckedContinuation<[String], Never>)] = []
+    }
+
+    private let state = Mutex(State())
 
     /// Starts listening.
     init(closeAfterReply: Bool = false, respond: @escaping Responder) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && listen(descriptor, 16) == 0
-                    && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackSocket.bind(listeningWith: 16)
         self.respond = respond
         self.closeAfterReply = closeAfterReply
         Thread.detachNewThread { [self] in acceptLoop() }
@@ -52,6 +43,19 @@ final class RawSocketUpstream: Sendable {
     var requests: [String] { state.withLock { $0.requests } }
     /// The connections accepted so far.
     var connections: Int { state.withLock { $0.connections } }
+
+    /// The request heads received, once there are at least `count` (the client's side of a call
+    /// can end before this upstream's thread has read what was sent).
+    func requests(atLeast count: Int) async -> [String] {
+        await withCheckedContinuation { continuation in
+            let received = state.withLock { state -> [String]? in
+                if state.requests.count >= count { return state.requests }
+                state.requestWaiters.append((count, continuation))
+                return nil
+            }
+            if let received { continuation.resume(returning: received) }
+        }
+    }
 
     /// Stops listening and closes every connection. Shutting down happens under the lock that
     /// closing a connection also takes, so a descriptor number reused elsewhere is never touched.
@@ -92,7 +96,13 @@ final class RawSocketUpstream: Sendable {
         }
         var buffer: [UInt8] = []
         while let (head, body) = readRequest(connection, buffer: &buffer) {
-            state.withLock { $0.requests.append(head) }
+            let (requests, woken) = state.withLock { state in
+                state.requests.append(head)
+                let woken = state.requestWaiters.filter { $0.count <= state.requests.count }.map(\.continuation)
+                state.requestWaiters.removeAll { $0.count <= state.requests.count }
+                return (state.requests, woken)
+            }
+            woken.forEach { $0.resume(returning: requests) }
             guard let reply = respond(head, body) else {
                 while readMore(connection, into: &buffer) {}
                 return

@@ -63,9 +63,9 @@ struct TransportContractTests {
 
     @Test(arguments: transports)
     func send_ThrowsRefused_WhenNothingListens(_ makeTransport: @Sendable () -> any Transport) async throws {
-        let upstream = try RawSocketUpstream(response: "")
-        let endpoint = Self.endpoint(upstream)
-        upstream.stop()
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }
+        let endpoint = UpstreamEndpoint(scheme: "http", host: "127.0.0.1", port: closed.port)
         let error = await #expect(throws: TransportError.self) {
             try await makeTransport().send(HTTPRequest(method: .get, target: "/"), to: endpoint, timeouts: .init())
         }

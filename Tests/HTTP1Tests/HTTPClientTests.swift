@@ -203,9 +203,9 @@ struct HTTPClientTests {
     }
 
     @Test func send_ThrowsConnectRefused_WhenNothingListens() async throws {
-        let closed = try Socket.listen(on: SocketAddress(host: "127.0.0.1", port: 0), backlog: 1)
+        let closed = try Socket.refusingPort()
+        defer { closed.close() }
         let port = try closed.localAddress().port
-        closed.close()
         let error = await Self.clientError {
             _ = try await HTTPClient().send(HTTPRequest(method: .get, target: "/"), to: "127.0.0.1", port: port)
         }

@@ -82,9 +82,9 @@ struct HTTPConnectionLifecycleTests {
     }
 
     @Test func slowHead_IsAnswered408AndClosed_AfterHeaderTimeout() async throws {
-        let client = try HTTPConnection.startOverSocketPair(handler: Self.ok, configuration: Self.shortTimeouts)
+        let client = try HTTPConnection.startOverSocketPair(
+            handler: Self.ok, configuration: Self.shortTimeouts, firstBytes: "GET / HTTP/1.1\r\nHost")
         defer { client.close() }
-        try await client.send("GET / HTTP/1.1\r\nHost")
         let responses = RawHTTPResponses.parse(await client.readToEnd())
         #expect(responses.map(\.status) == [408])
         #expect(responses.first?.body.contains("request_timeout") == true)
@@ -97,16 +97,17 @@ struct HTTPConnectionLifecycleTests {
     }
 
     @Test func stalledBody_IsDroppedWithoutAnswer() async throws {
-        let client = try HTTPConnection.startOverSocketPair(handler: Self.ok, configuration: Self.shortTimeouts)
+        let client = try HTTPConnection.startOverSocketPair(
+            handler: Self.ok, configuration: Self.shortTimeouts,
+            firstBytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
         defer { client.close() }
-        try await client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
         #expect(await client.readToEnd() == "")
     }
 
     @Test func idleKeepAliveConnection_IsClosed_AfterIdleTimeout() async throws {
-        let client = try HTTPConnection.startOverSocketPair(handler: Self.ok, configuration: Self.shortTimeouts)
+        let client = try HTTPConnection.startOverSocketPair(
+            handler: Self.ok, configuration: Self.shortTimeouts, firstBytes: "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         defer { client.close() }
-        try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(RawHTTPResponses.parse(await client.readResponses(1)).map(\.status) == [200])
         #expect(await client.isClosedByServer())
     }
@@ -122,9 +123,10 @@ struct HTTPConnectionLifecycleTests {
             }
             return HTTPResponse(status: 200, body: .stream(stream))
         }
-        let client = try HTTPConnection.startOverSocketPair(handler: handler, configuration: Self.shortTimeouts)
+        let client = try HTTPConnection.startOverSocketPair(
+            handler: handler, configuration: Self.shortTimeouts,
+            firstBytes: "GET /firehose HTTP/1.1\r\nHost: x\r\n\r\n")
         defer { client.close() }
-        try await client.send("GET /firehose HTTP/1.1\r\nHost: x\r\n\r\n")
         var iterator = terminations.makeAsyncIterator()
         #expect(await iterator.next() != nil)
         #expect(await client.read().count > 0)

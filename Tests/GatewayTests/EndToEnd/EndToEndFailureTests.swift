@@ -60,9 +60,9 @@ struct EndToEndFailureTests {
         var stopUpstream: @Sendable () async -> Void = {}
         switch failure.name {
         case "refused":
-            let gone = try await EndToEndUpstream.start()
-            upstreamURL = gone.baseURL
-            await gone.stop()
+            let closed = try RefusingPort()
+            upstreamURL = closed.baseURL
+            stopUpstream = { withExtendedLifetime(closed) {} }
         case "malformed":
             let raw = try RawSocketUpstream(response: "HTTP/1.1 two hundred OK\r\n\r\n", closeAfterReply: true)
             upstreamURL = "http://127.0.0.1:\(raw.port)"

@@ -8,25 +8,9 @@ final class CannedHTTPListener: Sendable {
 
     /// Listens on 127.0.0.1; `answer` nil means accept and never answer.
     init(answer: String?) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0
-                    && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
+        let (descriptor, port) = try LoopbackSocket.bind(listeningWith: 8)
         self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         // The thread owns the descriptor: it closes it once accept fails after stop(), so the
         // number cannot be reused by another test's socket while this thread still accepts on it.
         Thread.detachNewThread {

@@ -17,9 +17,8 @@ final class GatewayProcess: Sendable {
         var waiters: [(name: String, continuation: CheckedContinuation<Event?, Never>)] = []
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let log = Mutex(Log())
-    private let exited: Task<Int32, Never>
     private let boundPort = Mutex(0)
 
     /// The port the gateway listens on, from its `started` event.
@@ -32,46 +31,26 @@ final class GatewayProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure(description: "no rds-gateway binary at \(binary.path): build the package first")
         }
-        let process = Process()
-        process.executableURL = binary
-        process.environment = [
-            "PATH": "/usr/bin:/bin", "RDS_CONFIG": config.path, "RDS_HOST": "127.0.0.1", "RDS_PORT": "0",
-            "RDS_LOG_LEVEL": "info",
-        ].merging(environment) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let (exits, exit) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { process in
-            exit.yield(process.terminationStatus)
-            exit.finish()
-        }
-        self.process = process
-        exited = Task { await exits.first { _ in true } ?? -1 }
-        let pending = Mutex<[UInt8]>([])
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            let lines: [[UInt8]] = pending.withLock { pending in
+        process = try ChildProcess(
+            executable: binary.path, arguments: [],
+            environment: [
+                "PATH": "/usr/bin:/bin", "RDS_CONFIG": config.path, "RDS_HOST": "127.0.0.1", "RDS_PORT": "0",
+                "RDS_LOG_LEVEL": "info",
+            ].merging(environment) { $1 })
+        let output = process.standardError
+        Task { [weak self] in
+            var pending: [UInt8] = []
+            for await data in output {
                 pending += data
-                var lines: [[UInt8]] = []
                 while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    lines.append(Array(pending[..<end]))
+                    let line = Data(pending[..<end])
                     pending.removeSubrange(...end)
+                    guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+                    self?.record(object.mapValues { "\($0)" })
                 }
-                return lines
             }
-            for line in lines {
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-                    continue
-                }
-                self?.record(object.mapValues { "\($0)" })
-            }
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                self?.endLog()
-            }
+            self?.endLog()
         }
-        try process.run()
         guard let started = await event(named: "started"), let address = started["address"],
             let port = address.split(separator: ":").last.flatMap({ Int($0) })
         else {
@@ -83,12 +62,12 @@ final class GatewayProcess: Sendable {
 
     /// Sends `signal` to the gateway.
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// Waits for the process to end and returns its exit status.
     func exitStatus() async -> Int32 {
-        await exited.value
+        await process.exitStatus()
     }
 
     /// The first log event named `name`, waiting for it; `nil` when the log ended without one.
@@ -106,7 +85,7 @@ final class GatewayProcess: Sendable {
 
     /// Ends the process if it is still running (test clean-up).
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 
     private func record(_ event: Event) {

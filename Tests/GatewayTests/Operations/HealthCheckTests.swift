@@ -18,9 +18,9 @@ struct HealthCheckTests {
     }
 
     @Test func runCommand_ExitsOne_WhenNothingListens() throws {
-        let listener = try CannedHTTPListener(answer: nil)
-        let port = listener.port
-        listener.stop()
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }
+        let port = closed.port
         #expect(throws: HealthCheckError.self) { try HealthCheck(port: port).status() }
         #expect(HealthCheck.runCommand(arguments: ["--port", String(port)], environment: [:]) == 1)
     }

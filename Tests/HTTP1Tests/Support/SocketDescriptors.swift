@@ -16,21 +16,46 @@ enum SocketDescriptors {
         }.count
     }
 
+    /// Connections waiting in the accept queue of the listening socket on local `port`: the
+    /// kernel completes handshakes (and keeps connections reset meanwhile) there until the
+    /// server accepts them, so they are neither descriptors nor open connections yet.
+    static func pendingAccepts(port: Int) throws -> Int {
+        var pending = 0
+        for columns in try socketRows() where columns[3] == "0A" && ports(of: columns).local == port {
+            // For a listening socket, `rx_queue` (after the colon) is the accept queue's length.
+            pending += columns[4].split(separator: ":").last.flatMap { Int($0, radix: 16) } ?? 0
+        }
+        return pending
+    }
+
     /// Inodes of TCP sockets (IPv4 and IPv6) with `port` at either end.
     private static func socketInodes(port: Int) throws -> Set<Int> {
         var inodes = Set<Int>()
+        for columns in try socketRows() {
+            guard let inode = Int(columns[9]), inode != 0 else { continue }
+            let (local, remote) = ports(of: columns)
+            if local == port || remote == port { inodes.insert(inode) }
+        }
+        return inodes
+    }
+
+    /// The rows of `/proc/net/tcp` and `/proc/net/tcp6`, split into columns (at least 10).
+    private static func socketRows() throws -> [[Substring]] {
+        var rows: [[Substring]] = []
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
             let text = try readWholeFile(table)
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
-                guard columns.count > 9, let inode = Int(columns[9]), inode != 0 else { continue }
-                let ports = [columns[1], columns[2]].compactMap {
-                    $0.split(separator: ":").last.flatMap { Int($0, radix: 16) }
-                }
-                if ports.contains(port) { inodes.insert(inode) }
+                if columns.count > 9 { rows.append(columns) }
             }
         }
-        return inodes
+        return rows
+    }
+
+    /// The local and remote ports of a row (`address:port` in hexadecimal).
+    private static func ports(of columns: [Substring]) -> (local: Int?, remote: Int?) {
+        let ports = [columns[1], columns[2]].map { $0.split(separator: ":").last.flatMap { Int($0, radix: 16) } }
+        return (ports[0], ports[1])
     }
 
     /// Reads a `/proc` file to its end: `String(contentsOfFile:)` stops after the first page there.
