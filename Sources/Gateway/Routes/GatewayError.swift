@@ -1,51 +1,33 @@
 import RDS
 
-/// A request the gateway itself turns down, before any repository is involved.
-public struct GatewayError: ChainedError {
-    /// What was wrong with the request; each kind has its HTTP status.
-    public enum Kind: String, Sendable {
-        /// No route matches the path (404).
-        case routeNotFound = "route_not_found"
-        /// The route exists but not for this method (405).
-        case methodNotAllowed = "method_not_allowed"
-        /// A captured path segment is `.` or `..` (400).
-        case pathTraversal = "path_traversal"
-        /// A malformed query or body (400).
-        case badRequest = "bad_request"
-        /// The admin endpoints need the bearer token (401).
-        case unauthorized = "admin_unauthorized"
-        /// The admin endpoints answer loopback clients only (403).
-        case forbidden = "admin_forbidden"
-        /// No repository by that name (404).
-        case repositoryNotFound = "repository_not_found"
+/// A request the gateway itself turns down, before any repository is involved. It wraps nothing.
+public typealias GatewayError = LayerError<GatewayErrorKind>
 
-        /// The HTTP status answered for this kind.
-        public var status: Int {
-            switch self {
-            case .routeNotFound, .repositoryNotFound: 404
-            case .methodNotAllowed: 405
-            case .pathTraversal, .badRequest: 400
-            case .unauthorized: 401
-            case .forbidden: 403
-            }
+/// What was wrong with the request (``GatewayError``'s `Kind`); each kind has its HTTP status.
+public enum GatewayErrorKind: String, Sendable {
+    /// No route matches the path (404).
+    case routeNotFound = "route_not_found"
+    /// The route exists but not for this method (405).
+    case methodNotAllowed = "method_not_allowed"
+    /// A captured path segment is `.` or `..` (400).
+    case pathTraversal = "path_traversal"
+    /// A malformed query or body (400).
+    case badRequest = "bad_request"
+    /// The admin endpoints need the bearer token (401).
+    case unauthorized = "admin_unauthorized"
+    /// The admin endpoints answer loopback clients only (403).
+    case forbidden = "admin_forbidden"
+    /// No repository by that name (404).
+    case repositoryNotFound = "repository_not_found"
+
+    /// The HTTP status answered for this kind.
+    public var status: Int {
+        switch self {
+        case .routeNotFound, .repositoryNotFound: 404
+        case .methodNotAllowed: 405
+        case .pathTraversal, .badRequest: 400
+        case .unauthorized: 401
+        case .forbidden: 403
         }
-    }
-
-    /// The kind of failure.
-    public let kind: Kind
-    /// A human-readable message.
-    public let message: String
-    /// Extra context.
-    public let details: [String: String]
-    /// Always `nil`: the gateway's own refusals wrap nothing.
-    public var inner: (any Error)? { nil }
-    /// The stable code of ``kind``.
-    public var code: String { kind.rawValue }
-
-    /// Creates an error.
-    public init(_ kind: Kind, _ message: String, details: [String: String] = [:]) {
-        self.kind = kind
-        self.message = message
-        self.details = details
     }
 }
