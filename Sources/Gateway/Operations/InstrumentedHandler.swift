@@ -62,7 +62,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         metrics.recordRequest(route: classification.route, method: method, status: response.status, duration: duration)
         let cache = response.headers["X-Cache"]
         if let repository = classification.repository, let cache,
-            let result = GatewayMetrics.CacheResult(rawValue: cache.lowercased())
+            let result = GatewayMetrics.CacheResult(xCache: cache)
         {
             metrics.recordCacheResult(result, repository: repository)
         }
