@@ -49,6 +49,18 @@ struct RouteTemplateTests {
         #expect(throws: RouteTemplateError(problem)) { try RouteTemplate(parsing: text) }
     }
 
+    @Test(arguments: ["/notes/a", "/notes/..", "/notes", "/notes/a/b", "/other/a", "/api/x/y", "/api/a/../b", "/api"])
+    func matchShape_AgreesWithMatch_WithoutCaptures(path: String) throws {
+        for template in [try RouteTemplate(parsing: "/notes/{id}"), try RouteTemplate(parsing: "/api/{path...}")] {
+            let expected: RouteMatch =
+                switch template.match(Substring(path)) {
+                case .matched: .matched([:])
+                case let other: other
+                }
+            #expect(template.matchShape(Substring(path)) == expected)
+        }
+    }
+
     @Test func collides_IsTrue_WhenSomePathMatchesBoth() throws {
         let weather = try RouteTemplate(parsing: "/weather/{city}")
         #expect(weather.collides(with: try RouteTemplate(parsing: "/weather/london")))

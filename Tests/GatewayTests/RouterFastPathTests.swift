@@ -20,6 +20,7 @@ struct RouterFastPathTests {
         #expect(await router.handle(request).headers["X-Cache"] == "MISS")
         let hit = try #require(router.respondImmediately(to: request))
         #expect(hit.headers["X-Cache"] == "HIT")
+        #expect(hit.headers["Cache-Status"] == "rds-gateway; hit; ttl=60")
         #expect(router.respondImmediately(to: HTTPRequest(method: .head, target: "/items/a"))?.status == 200)
         #expect(
             router.respondImmediately(

@@ -34,6 +34,25 @@ struct JSONLinesLoggerTests {
             ])
     }
 
+    @Test func logOrderedFields_WritesTheSameLine_AsTheDictionaryForm() {
+        let (logger, lines) = Self.makeLogger(.info, at: Self.start + 0.123_9)
+        let fields: [(name: String, value: LogValue)] = [
+            ("after", 1.5), ("key", "london"), ("retry", true), ("status", 503),
+        ]
+        logger.log(.warning, "fetch_failed", orderedFields: fields)
+        logger.log(.warning, "fetch_failed", Dictionary(uniqueKeysWithValues: fields))
+        logger.log(.debug, "dropped", orderedFields: fields)
+        #expect(lines.all.count == 2)
+        #expect(lines.all.first == lines.all.last)
+    }
+
+    @Test func logOrderedFields_DefaultImplementation_ForwardsTheFieldsAsADictionary() {
+        let logger = RecordingLogger()
+        logger.log(.info, "request", orderedFields: [("method", "GET"), ("status", 200)])
+        #expect(logger.entries.map(\.event) == ["request"])
+        #expect(logger.entries.first?.fields == ["method": "GET", "status": 200])
+    }
+
     @Test func log_DropsEvents_BelowTheMinimumLevel() {
         let (logger, lines) = Self.makeLogger(.warning)
         logger.log(.debug, "noise", [:])

@@ -4,6 +4,16 @@ extension RouteTemplate {
     /// A variable needs a non-empty segment; a catch-all takes the rest of the path, which may be
     /// empty. Values keep their percent-encoding. Dot segments in captured values are rejected.
     public func match(_ path: Substring) -> RouteMatch {
+        match(path, capturing: true)
+    }
+
+    /// Like ``match(_:)``, but a fitting path gives `.matched([:])`: tells which route a request
+    /// belongs to without building its captures (classifying requests for metrics and logs).
+    public func matchShape(_ path: Substring) -> RouteMatch {
+        match(path, capturing: false)
+    }
+
+    private func match(_ path: Substring, capturing: Bool) -> RouteMatch {
         guard path.utf8.first == UInt8(ascii: "/") else { return .noMatch }
         let parts = Self.segments(of: path)
         var captures: [String: String] = [:]
@@ -14,11 +24,11 @@ extension RouteTemplate {
             case .variable(let name):
                 guard index < parts.count, !parts[index].isEmpty else { return .noMatch }
                 if Self.isDotSegment(parts[index]) { return .rejected(String(parts[index])) }
-                captures[name] = String(parts[index])
+                if capturing { captures[name] = String(parts[index]) }
             case .catchAll(let name):
                 let rest = parts.dropFirst(index)
                 if let dot = rest.first(where: { Self.isDotSegment($0) }) { return .rejected(String(dot)) }
-                captures[name] = rest.joined(separator: "/")
+                if capturing { captures[name] = rest.joined(separator: "/") }
                 return .matched(captures)
             }
         }

@@ -11,6 +11,18 @@ extension GatewayMetrics {
         case revalidated
         /// The cache was not used (not storable, or a forced reload).
         case bypass
+
+        /// The result named by an `X-Cache` value, in any letter case (`HIT` matched without mapping).
+        public init?(xCache value: String) {
+            switch value {
+            case "HIT": self = .hit
+            case "MISS": self = .miss
+            case "STALE": self = .stale
+            case "REVALIDATED": self = .revalidated
+            case "BYPASS": self = .bypass
+            default: self.init(rawValue: value.lowercased())
+            }
+        }
     }
 
     /// Labels of `rds_gateway_http_requests_total`.

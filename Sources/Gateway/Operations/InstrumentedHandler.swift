@@ -62,21 +62,22 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         metrics.recordRequest(route: classification.route, method: method, status: response.status, duration: duration)
         let cache = response.headers["X-Cache"]
         if let repository = classification.repository, let cache,
-            let result = GatewayMetrics.CacheResult(rawValue: cache.lowercased())
+            let result = GatewayMetrics.CacheResult(xCache: cache)
         {
             metrics.recordCacheResult(result, repository: repository)
         }
-        var fields: [String: LogValue] = [
-            "method": .string(method),
-            "path": .string(String(request.path)),
-            "route": .string(classification.route),
-            "status": .int(response.status),
-            "duration_ms": .double(duration.milliseconds),
-            "request_id": .string(id.value),
-        ]
-        if let cache { fields["cache"] = .string(cache) }
-        if let repository = classification.repository { fields["repository"] = .string(repository) }
-        logger.log(response.status >= 500 ? .error : .info, "request", fields)
+        // Sorted by name, as `Logger.log(_:_:orderedFields:)` requires.
+        var fields: [(name: String, value: LogValue)] = []
+        fields.reserveCapacity(8)
+        if let cache { fields.append(("cache", .string(cache))) }
+        fields.append(("duration_ms", .double(duration.milliseconds)))
+        fields.append(("method", .string(method)))
+        fields.append(("path", .string(String(request.path))))
+        if let repository = classification.repository { fields.append(("repository", .string(repository))) }
+        fields.append(("request_id", .string(id.value)))
+        fields.append(("route", .string(classification.route)))
+        fields.append(("status", .int(response.status)))
+        logger.log(response.status >= 500 ? .error : .info, "request", orderedFields: fields)
         var response = response
         response.headers[RequestID.headerName] = id.value
         return response

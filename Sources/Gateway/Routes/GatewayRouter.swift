@@ -65,9 +65,12 @@ public struct GatewayRouter: HTTPHandler {
         return nil
     }
 
-    private func matchOrReject(_ path: Substring) -> Result<(RepositoryRoute, [String: String]), GatewayError> {
+    /// The first route fitting `path`; `capturing: false` leaves the captures empty (classification).
+    private func matchOrReject(
+        _ path: Substring, capturing: Bool = true
+    ) -> Result<(RepositoryRoute, [String: String]), GatewayError> {
         for route in container.routes {
-            switch route.template.match(path) {
+            switch capturing ? route.template.match(path) : route.template.matchShape(path) {
             case .noMatch: continue
             case .matched(let captures): return .success((route, captures))
             case .rejected(let segment):
@@ -85,7 +88,7 @@ public struct GatewayRouter: HTTPHandler {
         }
         if path.hasPrefix("/admin/") { return RouteClassification(route: "/admin") }
         if demo != nil, path.hasPrefix("/__demo/") { return RouteClassification(route: "/__demo") }
-        guard let (route, _) = match(path) else { return .unmatched }
+        guard case .success(let (route, _)) = matchOrReject(path, capturing: false) else { return .unmatched }
         return RouteClassification(route: route.settings.route, repository: route.name)
     }
 

@@ -24,7 +24,7 @@ enum RepositoryResponse {
             headers["Expires"] = nil
             headers["Age"] = String(max(0, Int(entry.age(at: now))))
         }
-        headers["X-Cache"] = answer.error == nil ? answer.cacheStatus.rawValue.uppercased() : "STALE"
+        headers["X-Cache"] = answer.error == nil ? xCache(answer.cacheStatus) : "STALE"
         headers["Cache-Status"] = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
         if let error = answer.error {
             headers["X-Resource-State"] = "failed"
@@ -41,11 +41,26 @@ enum RepositoryResponse {
         return HTTPResponse(status: representation.status, headers: headers, bytes: representation.body)
     }
 
+    /// The `X-Cache` value of `status`: its name in capitals, e.g. `HIT`.
+    static func xCache(_ status: CacheStatus) -> String {
+        switch status {
+        case .hit: "HIT"
+        case .miss: "MISS"
+        case .stale: "STALE"
+        case .revalidated: "REVALIDATED"
+        case .bypass: "BYPASS"
+        }
+    }
+
     /// The `Cache-Status` field value, e.g. `rds-gateway; hit; ttl=42` or `rds-gateway; fwd=miss; stored`;
     /// a value served because the upstream failed reads `rds-gateway; fwd=stale; ttl=-3; detail=<code>`.
     static func cacheStatus(
         _ answer: RepositoryAnswer<Representation>, now: Date, forwardedOnRequest: Bool
     ) -> String {
+        if answer.cacheStatus == .hit, answer.error == nil, !forwardedOnRequest, let entry = answer.entry {
+            // The fresh hit, once per cached request: one string, no parameter array.
+            return "\(cacheName); hit; ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))"
+        }
         var parameters = [cacheName]
         let forward = forwardedOnRequest ? "fwd=request" : nil
         switch answer.cacheStatus {

@@ -42,6 +42,17 @@ public struct JSONLinesLogger: Logger {
     /// ``minimumLevel``.
     public func log(_ level: LogLevel, _ event: String, _ fields: [String: LogValue]) {
         guard level >= minimumLevel else { return }
+        format(level, event, fields.sorted(by: { $0.key < $1.key }).map { (name: $0.key, value: $0.value) })
+    }
+
+    /// Like ``log(_:_:_:)`` for fields already sorted by name: writes them in the given order,
+    /// without building or sorting a dictionary.
+    public func log(_ level: LogLevel, _ event: String, orderedFields: [(name: String, value: LogValue)]) {
+        guard level >= minimumLevel else { return }
+        format(level, event, orderedFields)
+    }
+
+    private func format(_ level: LogLevel, _ event: String, _ fields: [(name: String, value: LogValue)]) {
         var line: [UInt8] = []
         line.reserveCapacity(96 + event.utf8.count + fields.count * 32)
         line.append(contentsOf: "{\"time\":\"".utf8)
@@ -50,7 +61,7 @@ public struct JSONLinesLogger: Logger {
         line.append(contentsOf: level.name.utf8)
         line.append(contentsOf: "\",\"event\":".utf8)
         Self.appendString(event, to: &line)
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in fields {
             line.append(UInt8(ascii: ","))
             switch name {
             case "time", "level", "event": Self.appendString("field." + name, to: &line)

@@ -9,4 +9,8 @@ public protocol Logger: Sendable {
     ///   - event: A short, stable event name such as `fetch_failed`.
     ///   - fields: Structured context.
     func log(_ level: LogLevel, _ event: String, _ fields: [String: LogValue])
+
+    /// Records one event whose fields are already in ascending name order, each name once; see
+    /// the default in `Logger+OrderedFields.swift`, which forwards to ``log(_:_:_:)``.
+    func log(_ level: LogLevel, _ event: String, orderedFields: [(name: String, value: LogValue)])
 }

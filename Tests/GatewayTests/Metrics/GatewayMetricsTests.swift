@@ -31,6 +31,15 @@ struct GatewayMetricsTests {
         #expect(value(in: families, "rds_gateway_open_connections", [:]) == 3)
     }
 
+    @Test func cacheResult_ReadsXCacheValues_InAnyLetterCase() {
+        for result in GatewayMetrics.CacheResult.allCases {
+            #expect(GatewayMetrics.CacheResult(xCache: result.rawValue.uppercased()) == result)
+            #expect(GatewayMetrics.CacheResult(xCache: result.rawValue) == result)
+        }
+        #expect(GatewayMetrics.CacheResult(xCache: "Hit") == .hit)
+        #expect(GatewayMetrics.CacheResult(xCache: "EXPIRED") == nil)
+    }
+
     @Test func counters_FollowAScriptedSequenceOfAnswers() throws {
         let metrics = GatewayMetrics()
         metrics.registerRepository("weather")
