@@ -14,9 +14,13 @@ flags=(-c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 target="${FUZZ_TARGET:-parser}"
 work=.build/fuzz-work
 seeds=corpus
+timeout=10
 if [ "$target" = connection ]; then
+    # Real sockets and threads: a generous per-input timeout, so a machine busy elsewhere
+    # (a run under nice) is not reported as a hang.
     work=.build/fuzz-work-connection
     seeds=corpus-connection
+    timeout=120
 fi
 mkdir -p "$work/corpus" "$work/artifacts"
 if ! swift build "${flags[@]}" >"$work/build.log" 2>&1; then
@@ -24,5 +28,7 @@ if ! swift build "${flags[@]}" >"$work/build.log" 2>&1; then
     exit 1
 fi
 binary="$(swift build "${flags[@]}" --show-bin-path)/HTTP1Fuzz"
-FUZZ_TARGET="$target" exec "$binary" "$work/corpus" "$seeds" -dict=http.dict -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+# The Swift backtracer is off: libFuzzer reports the crash, and ASan flags the backtracer's own reads.
+FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no exec "$binary" "$work/corpus" "$seeds" -dict=http.dict \
+    -max_len=4096 -timeout="$timeout" -rss_limit_mb=2048 \
     -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$@"

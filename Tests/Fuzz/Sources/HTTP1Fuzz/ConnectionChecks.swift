@@ -11,7 +11,8 @@ enum ConnectionChecks {
         configuration.limits.maxBufferedBytes = 1_024
         guard
             let harness = try? HTTPConnectionHarness(
-                handler: HTTPConnectionHarness.EchoHandler(answering: answering), configuration: configuration)
+                handler: HTTPConnectionHarness.EchoHandler(answering: answering), configuration: configuration,
+                readTimeout: .seconds(60))
         else { fatalError("cannot start the connection harness") }
         return harness
     }
@@ -37,6 +38,6 @@ enum ConnectionChecks {
         guard let after = try? harness.run([probe], ending: .readAnswers, methods: [.get], expectsClose: false),
             after.answers == [HTTPConnectionHarness.Answer(status: 200, body: "GET /probe")]
         else { fatalError("a new connection was not answered after \(expected.answers)") }
-        guard harness.waitUntilAllClosed() else { fatalError("a connection stayed open after its client left") }
+        guard harness.waitUntilAllClosed(timeout: .seconds(60)) else { fatalError("a connection stayed open after its client left") }
     }
 }
