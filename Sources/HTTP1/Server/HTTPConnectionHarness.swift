@@ -90,6 +90,11 @@ import Glibc
         return reader.readAnswers(methods: methods, untilClose: expectsClose)
     }
 
+    /// `bytes` cut into reads at the ascending offsets `cuts` (each within `0...bytes.count`).
+    public static func parts(of bytes: [UInt8], cutAt cuts: [Int]) -> [[UInt8]] {
+        zip([0] + cuts, cuts + [bytes.count]).map { Array(bytes[$0..<$1]) }
+    }
+
     /// Waits until every connection has closed (after its client left); `false` after `timeout`.
     public func waitUntilAllClosed(timeout: Duration = .seconds(5)) -> Bool {
         let end = ContinuousClock.now + timeout

@@ -23,7 +23,7 @@ enum ConnectionChecks {
         let ending = HTTPConnectionHarness.Ending.allCases[Int(input[0] / 3) % 2]
         let bytes = Array(input[3...])
         let cuts = Set([input[1], input[2]].map { Int($0) * bytes.count / 256 }).sorted()
-        let parts = zip([0] + cuts, cuts + [bytes.count]).map { Array(bytes[$0..<$1]) }
+        let parts = HTTPConnectionHarness.parts(of: bytes, cutAt: cuts)
         let expected = HTTPConnectionHarness.Expectation(for: bytes, limits: FuzzChecks.limits)
         guard
             let outcome = try? harness.run(
