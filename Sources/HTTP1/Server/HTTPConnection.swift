@@ -18,7 +18,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// The incremental parser for the request being read.
     var parser: HTTPRequestParser
     /// Received bytes not parsed yet (a partial request, or pipelined requests waiting their turn).
-    private var inbound = HTTPInboundBuffer()
+    private(set) var inbound = HTTPInboundBuffer()
     /// Set while `parseBufferedRequests()` runs, so nothing it calls can start it again.
     private var isParsing = false
     /// Bytes waiting for the socket to accept them, from `outboundOffset` on.
