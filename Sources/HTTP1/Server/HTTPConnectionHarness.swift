@@ -6,7 +6,7 @@ import Glibc
 ///
 /// Its calls block the calling thread (never call them from the cooperative pool: handler tasks
 /// run there). Not for production use.
-@_spi(Testing) public final class HTTPConnectionHarness: @unchecked Sendable {
+@_spi(Testing) public final class HTTPConnectionHarness: Sendable {
     /// How the client side ends once every part is sent.
     public enum Ending: Sendable, CaseIterable {
         /// Reads the answers (and, when the server should close, until it does), then closes.

@@ -79,11 +79,19 @@ struct HTTPHarnessReader {
         }
     }
 
-    /// Waits until the socket is ready for `events`; `false` after the timeout.
+    /// Waits until the socket is ready for `events`; `false` after the timeout. A signal
+    /// (libFuzzer's once-a-second alarm) interrupting the wait is not a timeout.
     private func wait(for events: Int16) -> Bool {
-        var descriptor = pollfd(fd: socket.fd, events: events, revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        return poll(&descriptor, 1, milliseconds) > 0
+        let end = ContinuousClock.now + timeout
+        while true {
+            var descriptor = pollfd(fd: socket.fd, events: events, revents: 0)
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else { return false }
+            let milliseconds = Int32(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000)
+            let ready = poll(&descriptor, 1, max(milliseconds, 1))
+            if ready > 0 { return true }
+            if ready == 0 || errno != EINTR { return false }
+        }
     }
 
     private static func text(_ response: HTTPResponse) -> String {
