@@ -47,15 +47,15 @@ struct HTTPConnectionSplitTests {
     /// 400 bytes or more), answers mixed on the loop and from tasks (four groups of rows side by side).
     @Test(arguments: 0..<4)
     func everyRow_AtEveryTwoReadSplit_IsAnsweredAsPredicted(group: Int) async throws {
-        let harness = try HTTPConnectionHarness.make(answering: .mixed)
-        for index in Self.rows.indices where index % 4 == group {
-            let bytes = Self.stream(index)
-            for cut in stride(from: 1, to: bytes.count, by: max(1, bytes.count / 200)) {
-                try await Self.check(harness, HTTPConnectionHarness.parts(of: bytes, cutAt: [cut]), Self.rows[index].name)
+        try await Self.withHarness(answering: .mixed) { harness in
+            for index in Self.rows.indices where index % 4 == group {
+                let bytes = Self.stream(index)
+                for cut in stride(from: 1, to: bytes.count, by: max(1, bytes.count / 200)) {
+                    let parts = HTTPConnectionHarness.parts(of: bytes, cutAt: [cut])
+                    try await Self.check(harness, parts, Self.rows[index].name)
+                }
             }
         }
-        let answered = try await harness.answersNewConnection()
-        #expect(answered)
     }
 
     /// Pipelined mixes of two rows, cut into three reads at sampled offsets, for each answer path.
@@ -63,19 +63,18 @@ struct HTTPConnectionSplitTests {
     func pipelinedMixes_AtSampledThreeReadSplits_AreAnsweredAsPredicted(
         _ answering: HTTPConnectionHarness.EchoHandler.Answering
     ) async throws {
-        let harness = try HTTPConnectionHarness.make(answering: answering)
-        for index in Self.rows.indices {
-            let other = Self.rows[(index * 7 + 3) % Self.rows.count].raw
-            let bytes = Array((other + Self.rows[index].raw + Tail.allCases[index % 3].bytes).utf8)
-            for sample in 1...6 {
+        try await Self.withHarness(answering: answering) { harness in
+            for index in Self.rows.indices {
+                let other = Self.rows[(index * 7 + 3) % Self.rows.count].raw
+                let bytes = Array((other + Self.rows[index].raw + Tail.allCases[index % 3].bytes).utf8)
                 // Spread deterministically over the stream: first cut in the first half, second anywhere after.
-                let first = (sample * 37 + index * 11) % (bytes.count / 2) + 1
-                let cuts = [first, first + (sample * 53 + index * 5) % (bytes.count - first)]
-                try await Self.check(harness, HTTPConnectionHarness.parts(of: bytes, cutAt: cuts), Self.rows[index].name)
+                for sample in 1...6 {
+                    let first = (sample * 37 + index * 11) % (bytes.count / 2) + 1
+                    let cuts = [first, first + (sample * 53 + index * 5) % (bytes.count - first)]
+                    try await Self.check(harness, HTTPConnectionHarness.parts(of: bytes, cutAt: cuts), Self.rows[index].name)
+                }
             }
         }
-        let answered = try await harness.answersNewConnection()
-        #expect(answered)
     }
 
     /// The client sends part of a conversation and leaves without reading: the connection closes
@@ -84,16 +83,28 @@ struct HTTPConnectionSplitTests {
     func clientLeaving_AtSampledSplits_ClosesTheConnection(
         _ answering: HTTPConnectionHarness.EchoHandler.Answering
     ) async throws {
-        let harness = try HTTPConnectionHarness.make(answering: answering)
-        for index in Self.rows.indices {
-            let bytes = Self.stream(index)
-            for cut in stride(from: 1, to: bytes.count, by: max(1, bytes.count / 4)) {
-                let parts = HTTPConnectionHarness.parts(of: bytes, cutAt: [cut])
-                _ = try await harness.offload { try harness.run(parts, ending: .leave, methods: [], expectsClose: false) }
+        try await Self.withHarness(answering: answering) { harness in
+            for index in Self.rows.indices {
+                let bytes = Self.stream(index)
+                for cut in stride(from: 1, to: bytes.count, by: max(1, bytes.count / 4)) {
+                    let parts = HTTPConnectionHarness.parts(of: bytes, cutAt: [cut])
+                    _ = try await harness.offload {
+                        try harness.run(parts, ending: .leave, methods: [], expectsClose: false)
+                    }
+                }
+                let closed = try await harness.offload { harness.waitUntilAllClosed() }
+                #expect(closed, "\(Self.rows[index].name)")
             }
-            let closed = try await harness.offload { harness.waitUntilAllClosed() }
-            #expect(closed, "\(Self.rows[index].name)")
         }
+    }
+
+    /// Runs `body` with a harness answering as `answering`, then requires a new connection to be
+    /// answered (the loop and the process survived all of it).
+    private static func withHarness(
+        answering: HTTPConnectionHarness.EchoHandler.Answering, _ body: (HTTPConnectionHarness) async throws -> Void
+    ) async throws {
+        let harness = try HTTPConnectionHarness.make(answering: answering)
+        try await body(harness)
         let answered = try await harness.answersNewConnection()
         #expect(answered)
     }
