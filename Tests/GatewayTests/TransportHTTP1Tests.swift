@@ -41,6 +41,7 @@ struct TransportHTTP1Tests {
         ("HTTP/1.1 abc OK\r\n\r\n", .malformedResponse), ("NOT HTTP AT ALL\r\n\r\n", .malformedResponse),
         ("HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n", .malformedResponse),
         ("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort", .failed),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", .malformedResponse),
     ]
 
     @Test(arguments: answers)

@@ -34,6 +34,8 @@ public struct HTTP1Transport: Transport {
             details["phase"] = phase.rawValue
             return TransportError(.timeout, "\(endpoint) did not answer in time", details: details)
         case .malformedResponse:
+            // Includes an answer followed by bytes nobody asked for (`bytes_after_message`): never stored.
+            if let parseError = error.underlying as? HTTPParseError { details["parse_error"] = parseError.code.rawValue }
             return TransportError(.malformedResponse, "\(endpoint) sent a malformed answer", details: details)
         case .connectionClosed:
             return TransportError(.failed, "\(endpoint) closed the connection mid-answer", details: details)

@@ -3,8 +3,11 @@ import Synchronization
 /// An HTTP/1.1 client for `http://` upstreams: non-blocking sockets on the HTTP1 event loops,
 /// a keep-alive pool per `host:port`, and connect / first-byte / total timeouts.
 ///
-/// A pooled connection is reused only when it is idle, younger than `idleTimeout`, and a
-/// non-blocking peek shows the peer has neither closed it nor sent stray bytes. When a reused
+/// A pooled connection is reused only when it is idle, younger than `idleTimeout`, and the peer
+/// has neither closed it nor sent a byte since its last answer (the connection keeps reading
+/// while pooled and is condemned by anything it receives; a non-blocking peek checks again at
+/// reuse). An answer followed by bytes nobody asked for (a wrong `Content-Length`, a body on a
+/// bodiless answer, an extra response) is an error (`malformedResponse`), never returned. When a reused
 /// connection still turns out closed before any byte of the answer, an idempotent request is
 /// retried once on a new connection. Host names are resolved once per `host:port` and cached
 /// (the resolver blocks, so prefer IP literals or `localhost`).
@@ -66,7 +69,7 @@ public final class HTTPClient: Sendable {
     /// Idle connections pooled for `host`:`port` right now.
     public func idleConnectionCount(host: String, port: Int) -> Int {
         let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        return idle.withLock { $0[endpoint]?.count ?? 0 }
+        return idle.withLock { $0[endpoint]?.count { !$0.connection.isRetired } ?? 0 }
     }
 
     private func run(
@@ -84,7 +87,9 @@ public final class HTTPClient: Sendable {
     private func checkOut(_ endpoint: String) -> HTTPClientConnection? {
         let now = ContinuousClock.now
         while let entry = idle.withLock({ $0[endpoint]?.popLast() }) {
-            if now - entry.since < configuration.idleTimeout, entry.connection.socket.isIdleAndOpen() {
+            if !entry.connection.isRetired, now - entry.since < configuration.idleTimeout,
+                entry.connection.socket.isIdleAndOpen()
+            {
                 return entry.connection
             }
             entry.connection.close()

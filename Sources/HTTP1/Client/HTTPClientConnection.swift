@@ -22,6 +22,8 @@ final class HTTPClientConnection: @unchecked Sendable {
     private var isTiming = false
     private var openSources = 3
     private(set) var isClosed = false
+    /// Set (from the loop) once the connection is closed or condemned; read from any thread.
+    private let retired = Atomic<Bool>(false)
 
     /// The operation in progress: its id, and the continuation of a connect or an exchange.
     private var operationID = 0
@@ -104,6 +106,10 @@ final class HTTPClientConnection: @unchecked Sendable {
         }
     }
 
+    /// `true` once the connection is closed or must not carry another exchange (it became
+    /// readable while idle). Safe from any thread: the pool checks it before reuse.
+    var isRetired: Bool { retired.load(ordering: .acquiring) }
+
     /// Closes the connection (from any thread); an operation in progress fails with `error`.
     func close(failing error: any Error = CancellationError()) {
         loop.execute { [self] in fail(error) }
@@ -177,6 +183,7 @@ final class HTTPClientConnection: @unchecked Sendable {
         exchanging = nil
         guard !isClosed else { return }
         isClosed = true
+        retired.store(true, ordering: .releasing)
         if !isReading { readSource.resume() }
         if !isWriting { writeSource.resume() }
         if !isTiming { timer.resume() }
@@ -228,6 +235,7 @@ final class HTTPClientConnection: @unchecked Sendable {
     /// acknowledges at once: an upstream writing head and body separately with Nagle on holds the
     /// body until the head is acknowledged, and a delayed ACK would cost ~40 ms per answer.
     private func readAvailable() {
+        guard exchange != nil else { return idleReadable() }
         let buffer = loop.readBuffer
         while exchange != nil {
             switch socket.read(into: buffer) {
@@ -243,7 +251,16 @@ final class HTTPClientConnection: @unchecked Sendable {
                 return fail(closedError(afterBytes: exchange?.hasReceivedBytes ?? false, code: code))
             }
         }
-        setReading(false)
+    }
+
+    /// Bytes or an end of stream while no request is out (the read source stays on while the
+    /// connection is pooled): a late or unasked answer, or the upstream closing. Either way the
+    /// connection is out of step with its requests, so it is closed and never reused.
+    private func idleReadable() {
+        fail(
+            HTTPClientError(
+                .connectionClosed, "\(endpoint) sent bytes or closed while the connection was idle.",
+                underlying: nil, closedBeforeAnswer: true))
     }
 
     /// Ends the exchange when `step` says the response is complete or broken.
@@ -261,7 +278,8 @@ final class HTTPClientConnection: @unchecked Sendable {
             exchanging = nil
             exchange = nil
             disarm()
-            setReading(false)
+            // A connection going back to the pool keeps reading: anything it receives while idle condemns it.
+            if !(reusable && sentAll) { setReading(false) }
             setWriting(false)
             continuation?.resume(returning: (response, reusable && sentAll))
         }

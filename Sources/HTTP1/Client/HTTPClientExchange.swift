@@ -50,8 +50,12 @@ struct HTTPClientExchange: Sendable {
             case .complete(let response, let consumed):
                 inbound.removeFirst(consumed)
                 if (100..<200).contains(response.status) && response.status != 101 { continue }
+                // Bytes past the end of the answer: its framing was wrong (a short Content-Length,
+                // a body on a HEAD, 204 or 304 answer) or the upstream sent an answer nobody asked
+                // for. Either way this answer cannot be trusted, nor the connection.
+                guard inbound.isEmpty || response.status == 101 else { return .malformed(.bytesAfterMessage) }
                 let reusable =
-                    requestKeepsAlive && !endOfStream && inbound.isEmpty && response.status != 101
+                    requestKeepsAlive && !endOfStream && response.status != 101
                     && response.headers.connectionKeepsAlive(version: parser.version ?? .http1_1)
                 return .response(response, reusable: reusable)
             }

@@ -58,5 +58,8 @@ extension HTTPParseError {
         public static let invalidChunk = Code(rawValue: "invalid_chunk")
         /// An HTTP/1.1 request without exactly one `Host` field (400, RFC 9112 §3.2).
         public static let invalidHost = Code(rawValue: "invalid_host")
+        /// Bytes after a complete response that nothing asked for: a wrong `Content-Length`, a body
+        /// on a bodiless answer, or an extra response (the client's verdict; 400).
+        public static let bytesAfterMessage = Code(rawValue: "bytes_after_message")
     }
 }

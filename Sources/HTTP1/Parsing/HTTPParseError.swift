@@ -18,6 +18,10 @@ public struct HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// `code: message (status)`.
     public var description: String { "\(code.rawValue): \(message) (\(status))" }
 
+    /// Bytes followed a complete response.
+    static let bytesAfterMessage = HTTPParseError.badRequest(
+        .bytesAfterMessage, "Bytes followed the end of the response: its framing is wrong, or an answer came unasked.")
+
     static func badRequest(_ code: Code, _ message: String) -> HTTPParseError {
         HTTPParseError(status: 400, code: code, message: message)
     }

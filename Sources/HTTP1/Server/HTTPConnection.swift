@@ -18,7 +18,9 @@ final class HTTPConnection: @unchecked Sendable {
     /// The incremental parser for the request being read.
     var parser: HTTPRequestParser
     /// Received bytes not parsed yet (a partial request, or pipelined requests waiting their turn).
-    var inbound: [UInt8] = []
+    private(set) var inbound = HTTPInboundBuffer()
+    /// Set while `parseBufferedRequests()` runs, so nothing it calls can start it again.
+    private var isParsing = false
     /// Bytes waiting for the socket to accept them, from `outboundOffset` on.
     var outbound: [UInt8] = []
     /// How much of `outbound` the socket already took.
@@ -95,32 +97,42 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
         machine.bytesReceived(now: loop.now)
-        guard machine.state != .responding, machine.state != .closing else {
-            inbound.append(contentsOf: bytes)
+        guard machine.state != .responding, machine.state != .closing, inbound.isEmpty, !isParsing else {
+            if acceptsMoreInput { inbound.append(bytes) }
             if inbound.count > context.configuration.limits.maxBufferedBytes { suspendReading() }
-            return
+            return parseBufferedRequests()
         }
-        if inbound.isEmpty {
-            let consumed = parseRequests(in: bytes)
-            if consumed < bytes.count { inbound.append(contentsOf: bytes[consumed...]) }
-        } else {
-            inbound.append(contentsOf: bytes)
-            parseBufferedRequests()
+        // Nothing is waiting: parse straight from the read buffer and keep only the rest.
+        isParsing = true
+        let consumed = parseRequests(in: bytes)
+        isParsing = false
+        if consumed < bytes.count, acceptsMoreInput {
+            inbound.append(UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
         }
     }
 
+    /// Whether received bytes may still be needed: not once the connection is closed, lingering,
+    /// or closing after its last answer (bytes after that request are never read).
+    private var acceptsMoreInput: Bool { !isClosed && lingerDeadline == nil && !closesAfterFlush }
+
     /// Parses and answers the requests waiting in `inbound`, in order, while the connection
-    /// is ready for them.
+    /// is ready for them. Works on a snapshot: a handler answering at once, an error or a close
+    /// may discard `inbound` meanwhile, and only bytes still held are then dropped.
     func parseBufferedRequests() {
-        guard !inbound.isEmpty else { return }
+        guard !inbound.isEmpty, !isParsing, !isClosed, machine.state != .responding,
+            machine.state != .closing
+        else { return }
+        isParsing = true
+        defer { isParsing = false }
         resumeReading()
         machine.bytesReceived(now: loop.now)
-        let consumed = inbound.withUnsafeBytes { parseRequests(in: $0) }
-        inbound.removeFirst(consumed)
+        let snapshot = inbound.snapshot()
+        let consumed = snapshot.withBytes { parseRequests(in: $0) }
+        inbound.consume(consumed, of: snapshot)
     }
 
     /// Parses requests from `bytes` and answers them while each is answered at once and the
-    /// connection stays open; returns how many bytes were used.
+    /// connection stays open; returns how many bytes were used (all of them after an error).
     private func parseRequests(in bytes: UnsafeRawBufferPointer) -> Int {
         var offset = 0
         while offset < bytes.count, !isClosed, !closesAfterFlush, machine.state != .responding {
@@ -190,7 +202,7 @@ final class HTTPConnection: @unchecked Sendable {
         guard !isClosed, lingerDeadline == nil else { return }
         socket.shutdownWrite()
         lingerDeadline = loop.now + .seconds(2)
-        inbound = []
+        inbound.discard()
         resumeReading()
     }
 
@@ -234,7 +246,7 @@ final class HTTPConnection: @unchecked Sendable {
         loop.remove(self)
         socket.close()
         context.tracker.release()
-        inbound = []
+        inbound.discard()
         outbound = []
     }
 }

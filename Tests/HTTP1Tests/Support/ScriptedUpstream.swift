@@ -12,6 +12,9 @@ final class ScriptedUpstream: Sendable {
     enum Action: Sendable {
         /// Write these bytes, then keep the connection for the next request or close it.
         case respond(String, thenClose: Bool = false)
+        /// Write these bytes; once `release` is signalled, write `later` too (an answer nobody
+        /// asked for, arriving after the client has read the first), then keep the connection.
+        case respondThenLater(String, later: String, release: DispatchSemaphore)
         /// Close the connection without answering.
         case closeWithoutAnswer
         /// Never answer (until `stop()`).
@@ -93,9 +96,12 @@ final class ScriptedUpstream: Sendable {
                 state.withLock { $0.requests.append("\(request.method) \(request.target)") }
                 switch script(connection, requestIndex) {
                 case .respond(let text, let thenClose):
-                    let bytes = Array(text.utf8)
-                    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    write(text, to: fd)
                     if thenClose { return }
+                case .respondThenLater(let text, let later, let release):
+                    write(text, to: fd)
+                    release.wait()
+                    write(later, to: fd)
                 case .closeWithoutAnswer:
                     return
                 case .hang:
@@ -113,5 +119,10 @@ final class ScriptedUpstream: Sendable {
             guard count > 0 else { return }
             buffer.append(contentsOf: chunk[..<count])
         }
+    }
+
+    private func write(_ text: String, to fd: Int32) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 }
