@@ -19,10 +19,12 @@ final class HTTPConnection: @unchecked Sendable {
     var parser: HTTPRequestParser
     /// Received bytes not parsed yet (a partial request, or pipelined requests waiting their turn).
     var inbound: [UInt8] = []
-    /// Bytes waiting for the socket to accept them, from `outboundOffset` on.
-    var outbound: [UInt8] = []
-    /// How much of `outbound` the socket already took.
-    var outboundOffset = 0
+    /// Bytes waiting for the socket to accept them: heads, and bodies by reference.
+    var outbound = HTTPOutboundQueue()
+    /// `true` while a streamed body is being written.
+    var isStreaming = false
+    /// Since when a streamed body has had bytes queued that the client did not take.
+    var streamBehindSince: ContinuousClock.Instant?
     /// Close once `outbound` is written.
     var closesAfterFlush = false
     /// The method of the request being answered (`HEAD` is answered without a body).
@@ -235,6 +237,6 @@ final class HTTPConnection: @unchecked Sendable {
         socket.close()
         context.tracker.release()
         inbound = []
-        outbound = []
+        outbound.removeAll()
     }
 }

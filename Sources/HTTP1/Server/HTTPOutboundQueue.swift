@@ -1,0 +1,88 @@
+import Glibc
+
+/// The bytes a connection still has to write, as a queue of segments that reference the arrays
+/// they were given: a cached body is queued as the cache's own storage (arrays are
+/// reference-counted and copy-on-write), never copied into a per-response buffer.
+///
+/// `send(to:)` hands up to ``maxSegmentsPerWrite`` segments to one `writev`, so a head and a
+/// small body still leave in one system call (and with `TCP_NODELAY`, in one packet).
+struct HTTPOutboundQueue {
+    /// How many segments one `writev` takes at most.
+    static let maxSegmentsPerWrite = 16
+
+    /// Queued segments; those before `first` are already written.
+    private(set) var segments: [[UInt8]] = []
+    private var first = 0
+    /// How much of `segments[first]` is already written.
+    private var offset = 0
+    /// Bytes queued and not yet written.
+    private(set) var count = 0
+
+    /// `true` when nothing waits to be written.
+    var isEmpty: Bool { count == 0 }
+
+    /// Queues `bytes` (kept by reference, not copied); an empty array is ignored.
+    mutating func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        segments.append(bytes)
+        count += bytes.count
+    }
+
+    /// Drops everything queued.
+    mutating func removeAll() {
+        segments = []
+        first = 0
+        offset = 0
+        count = 0
+    }
+
+    /// Writes as much as `socket` takes now with one `writev` of the first segments; what was
+    /// written is dropped from the queue.
+    mutating func send(to socket: Socket) -> Socket.SendResult {
+        let end = min(segments.count, first + Self.maxSegmentsPerWrite)
+        var vectors: [iovec] = []
+        vectors.reserveCapacity(end - first)
+        let result = Self.withVectors(segments[first..<end], skipping: offset, into: &vectors) {
+            socket.send(vectors: $0)
+        }
+        if case .sent(let written) = result { consume(written) }
+        return result
+    }
+
+    private mutating func consume(_ written: Int) {
+        var remaining = written
+        count -= written
+        while remaining > 0 {
+            let left = segments[first].count - offset
+            if remaining < left {
+                offset += remaining
+                return
+            }
+            remaining -= left
+            segments[first] = []
+            first += 1
+            offset = 0
+        }
+        if first == segments.count {
+            segments.removeAll(keepingCapacity: true)
+            first = 0
+        } else if first >= 64 {
+            segments.removeFirst(first)
+            first = 0
+        }
+    }
+
+    /// Calls `body` with one `iovec` per segment, each pointing into the segment's own storage
+    /// (the first one `skipping` bytes in), pinned for the duration of the call.
+    private static func withVectors<R>(
+        _ pending: ArraySlice<[UInt8]>, skipping: Int, into vectors: inout [iovec],
+        _ body: (UnsafeBufferPointer<iovec>) -> R
+    ) -> R {
+        guard let segment = pending.first else { return vectors.withUnsafeBufferPointer(body) }
+        return segment.withUnsafeBytes { bytes in
+            let start = UnsafeMutableRawPointer(mutating: bytes.baseAddress!) + skipping
+            vectors.append(iovec(iov_base: start, iov_len: bytes.count - skipping))
+            return withVectors(pending.dropFirst(), skipping: 0, into: &vectors, body)
+        }
+    }
+}
