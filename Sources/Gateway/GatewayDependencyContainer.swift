@@ -25,6 +25,8 @@ public final class GatewayDependencyContainer: Sendable {
     public let readiness: Readiness
     /// The demo upstream running in this process, when a service uses `embedded:demo`.
     public let embeddedDemo: EmbeddedDemo?
+    /// The Server-Sent Events of every watched resource, rendered once per state.
+    let events: EventFanOut
 
     private let factories: [String: RepositoryFactory<ResourceKey, Representation>]
     private let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
@@ -49,6 +51,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.clock = clock
         self.logger = logger
         self.embeddedDemo = embeddedDemo
+        self.events = EventFanOut(clock: clock)
         let metrics = GatewayMetrics()
         let readiness = Readiness(
             cacheDirectory: configuration.cache.disk.map { URL(fileURLWithPath: $0.path) },

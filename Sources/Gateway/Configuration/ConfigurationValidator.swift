@@ -56,6 +56,10 @@ struct ConfigurationValidator {
         try requirePositive(Double(server.limits.maxHeaderBytes), "server.limits.maxHeaderBytes")
         try requirePositive(Double(server.limits.maxBodyBytes), "server.limits.maxBodyBytes")
         try requirePositive(Double(server.limits.maxConnections), "server.limits.maxConnections")
+        try requirePositive(server.limits.sseMaxLag, "server.limits.sseMaxLag")
+        guard server.limits.sseMaxLag <= 86_400 else {
+            throw fail("server.limits.sseMaxLag", "expected at most 86400 seconds, found \(server.limits.sseMaxLag)")
+        }
         try requirePositive(server.timeouts.idle, "server.timeouts.idle")
         try requirePositive(server.timeouts.request, "server.timeouts.request")
         try requireNonNegative(server.timeouts.shutdownGrace, "server.timeouts.shutdownGrace")
