@@ -72,6 +72,11 @@ struct ConfigurationValidator {
             throw fail("cache.disk.path", "expected a folder path, or no disk section for a memory-only cache")
         }
         if let bound = cache.disk?.maxBytes { try requirePositive(Double(bound), "cache.disk.maxBytes") }
+        guard (1_048_576...(1 << 40)).contains(cache.inFlightBodyBytes) else {
+            throw fail(
+                "cache.inFlightBodyBytes",
+                "expected from 1048576 (1 MiB) to 1099511627776 (1 TiB) bytes, found \(cache.inFlightBodyBytes)")
+        }
     }
 
     private func validateService(_ service: ServiceSettings, path: String) throws(ConfigurationError) {
