@@ -2,6 +2,7 @@
 """Peak resident memory of a built gateway under three memory stresses, each beside its goal.
 
 Usage: memory.py [--binary .build/release/rds-gateway] [--budget-mib 256] [--only slow|miss|sse]
+                 [--legacy-config]   (for a gateway without cache.inFlightBodyBytes, to measure "before")
 
 Starts a local upstream (this script, threads, 127.0.0.1) and the gateway (memory cache only, a
 configuration of its own), then runs, sampling the gateway's VmRSS from /proc every 20 ms:
@@ -67,15 +68,28 @@ def free_port() -> int:
 
 
 def rss_mib(pid: int) -> float:
+    """VmRSS of a live process; OSError once it is gone."""
     with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
-    return 0.0
+    raise ProcessLookupError(pid)
+
+
+def current_rss(pid: int) -> float:
+    """VmRSS, or NaN once the process is gone."""
+    try:
+        return rss_mib(pid)
+    except OSError:
+        return float("nan")
+
+
+RSS_CAP_MIB = 4096
 
 
 class Sampler:
-    """Samples a process's RSS every 20 ms until stopped; keeps the peak."""
+    """Samples a process's RSS every 20 ms until stopped; keeps the peak. A process past
+    RSS_CAP_MIB is killed (an unbounded gateway must not take the machine down with it)."""
 
     def __init__(self, pid: int):
         self.pid, self.peak, self.running = pid, 0.0, True
@@ -84,13 +98,22 @@ class Sampler:
 
     def run(self):
         while self.running:
-            self.peak = max(self.peak, rss_mib(self.pid))
+            try:
+                self.peak = max(self.peak, rss_mib(self.pid))
+            except OSError:
+                return
+            if self.peak > RSS_CAP_MIB:
+                os.kill(self.pid, 9)
+                return
             time.sleep(0.02)
 
     def stop(self) -> float:
         self.running = False
         self.thread.join()
-        return max(self.peak, rss_mib(self.pid))
+        try:
+            return max(self.peak, rss_mib(self.pid))
+        except OSError:
+            return self.peak
 
 
 def request(port: int, path: str, headers: str = "", method: str = "GET") -> tuple[int, dict, int]:
@@ -143,7 +166,7 @@ def slow_readers(port: int, pid: int) -> tuple[float, float, str]:
                 pass
         time.sleep(1)
     peak = sampler.stop()
-    end = rss_mib(pid)
+    end = current_rss(pid)
     for sock in readers:
         sock.close()
     return peak, end, f"200 readers took {received // 1024} KiB in 5 s"
@@ -170,7 +193,7 @@ def misses(port: int, pid: int) -> tuple[float, float, str]:
         thread.join()
     peak = sampler.stop()
     time.sleep(1)
-    end = rss_mib(pid)
+    end = current_rss(pid)
     ok = sum(1 for o in outcomes if o[0] == 200 and o[1] == len(HUGE))
     busy = sum(1 for o in outcomes if o[0] == 503 and o[2])
     others = sorted({str(o[0]) for o in outcomes if not (o[0] == 200 and o[1] == len(HUGE)) and not (o[0] == 503 and o[2])})
@@ -189,7 +212,7 @@ def subscribers(port: int, pid: int) -> tuple[float, float, str]:
         refreshed += status == 200
     time.sleep(1)
     peak = sampler.stop()
-    end = rss_mib(pid)
+    end = current_rss(pid)
     alive = 0
     for sock in streams:
         sock.setblocking(False)
@@ -208,6 +231,7 @@ def main():
     parser.add_argument("--binary", default=".build/release/rds-gateway")
     parser.add_argument("--budget-mib", type=int, default=256)
     parser.add_argument("--only", choices=["slow", "miss", "sse"])
+    parser.add_argument("--legacy-config", action="store_true", help="omit cache.inFlightBodyBytes (older gateways)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
@@ -232,6 +256,8 @@ def main():
             "live": dict(repository, route="/live/{id}", upstreamPath="/live/{id}"),
         },
     }
+    if args.legacy_config:
+        del config["cache"]["inFlightBodyBytes"]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         json.dump(config, file)
     gateway = subprocess.Popen([args.binary, "--config", file.name], stdout=subprocess.DEVNULL)
@@ -251,7 +277,11 @@ def main():
         for name, title, run, goal in runs:
             if args.only and args.only != name:
                 continue
-            peak, end, note = run(port, gateway.pid)
+            try:
+                peak, end, note = run(port, gateway.pid)
+            except (OSError, AssertionError) as error:
+                print(f"{title:<52} gateway gone (killed past {RSS_CAP_MIB} MiB, or crashed): {error!r}")
+                break
             verdict = "ok" if peak < goal and gateway.poll() is None else "OVER GOAL"
             print(f"{title:<52} peak {peak:6.0f} MiB  end {end:6.0f} MiB  goal < {goal} MiB  {verdict}  ({note})")
             sys.stdout.flush()

@@ -39,11 +39,9 @@ struct HTTPOutboundQueue {
     /// Writes as much as `socket` takes now with one `writev` of the first segments; what was
     /// written is dropped from the queue.
     mutating func send(to socket: Socket) -> Socket.SendResult {
-        let end = min(segments.count, first + Self.maxSegmentsPerWrite)
-        var vectors: [iovec] = []
-        vectors.reserveCapacity(end - first)
-        let result = Self.withVectors(segments[first..<end], skipping: offset, into: &vectors) {
-            socket.send(vectors: $0)
+        let pending = segments[first..<min(segments.count, first + Self.maxSegmentsPerWrite)]
+        let result = withUnsafeTemporaryAllocation(of: iovec.self, capacity: pending.count) { vectors in
+            Self.withVectors(pending, skipping: offset, filling: vectors, from: 0) { socket.send(vectors: $0) }
         }
         if case .sent(let written) = result { consume(written) }
         return result
@@ -72,17 +70,19 @@ struct HTTPOutboundQueue {
         }
     }
 
-    /// Calls `body` with one `iovec` per segment, each pointing into the segment's own storage
-    /// (the first one `skipping` bytes in), pinned for the duration of the call.
+    /// Calls `body` with one `iovec` per segment in `vectors`, each pointing into the segment's
+    /// own storage (the first one `skipping` bytes in), pinned for the duration of the call.
     private static func withVectors<R>(
-        _ pending: ArraySlice<[UInt8]>, skipping: Int, into vectors: inout [iovec],
-        _ body: (UnsafeBufferPointer<iovec>) -> R
+        _ pending: ArraySlice<[UInt8]>, skipping: Int, filling vectors: UnsafeMutableBufferPointer<iovec>,
+        from index: Int, _ body: (UnsafeBufferPointer<iovec>) -> R
     ) -> R {
-        guard let segment = pending.first else { return vectors.withUnsafeBufferPointer(body) }
+        guard let segment = pending.first else {
+            return body(UnsafeBufferPointer(rebasing: vectors[..<index]))
+        }
         return segment.withUnsafeBytes { bytes in
             let start = UnsafeMutableRawPointer(mutating: bytes.baseAddress!) + skipping
-            vectors.append(iovec(iov_base: start, iov_len: bytes.count - skipping))
-            return withVectors(pending.dropFirst(), skipping: 0, into: &vectors, body)
+            vectors.initializeElement(at: index, to: iovec(iov_base: start, iov_len: bytes.count - skipping))
+            return withVectors(pending.dropFirst(), skipping: 0, filling: vectors, from: index + 1, body)
         }
     }
 }
