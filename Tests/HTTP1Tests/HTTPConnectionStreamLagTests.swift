@@ -8,13 +8,12 @@ import Testing
 struct HTTPConnectionStreamLagTests {
     @Test func streamBehindLongerThanMaxLag_IsClosed_BeforeTheWriteTimeout() async throws {
         let (terminations, terminated) = AsyncStream.makeStream(of: Void.self)
+        // One event far larger than the socket buffers: the client never takes it all.
         let handler = ClosureHTTPHandler { _ in
-            let (stream, producer) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
-            producer.onTermination = { _ in terminated.yield() }
-            let block = [UInt8](repeating: 0x61, count: 256 * 1_024)
-            Task {
-                while case .enqueued = producer.yield(block) { try? await Task.sleep(for: .milliseconds(5)) }
-            }
+            var producer: AsyncStream<[UInt8]>.Continuation?
+            let stream = AsyncStream<[UInt8]> { producer = $0 }
+            producer?.onTermination = { _ in terminated.yield() }
+            producer?.yield([UInt8](repeating: 0x61, count: 8 << 20))
             return HTTPResponse(status: 200, body: .stream(stream))
         }
         var configuration = HTTPServer.Configuration(timeouts: .init(write: .seconds(3_600)))
