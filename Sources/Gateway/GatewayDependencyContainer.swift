@@ -61,6 +61,7 @@ public final class GatewayDependencyContainer: Sendable {
             cacheDirectory: configuration.cache.disk.map { URL(fileURLWithPath: $0.path) },
             services: configuration.services.keys.sorted(), clock: clock)
         self.metrics = metrics
+        if let inFlightBodies { metrics.observeInFlightBodyBytes { inFlightBodies.bytesInUse } }
         self.readiness = readiness
         let names = configuration.repositoryNames
         let share = max(1, names.count)

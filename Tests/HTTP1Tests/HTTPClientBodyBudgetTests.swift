@@ -10,11 +10,9 @@ struct HTTPClientBodyBudgetTests {
     /// `/held` announces a large body, sends a little of it and stalls; `/large` and `/small`
     /// answer at once.
     static func upstream() throws -> ScriptedUpstream {
-        try ScriptedUpstream { connection, _ in
-            switch connection {
-            case 0: .respond("HTTP/1.1 200 OK\r\nContent-Length: \(bodySize)\r\n\r\nstart", thenClose: false)
-            default: .respond("HTTP/1.1 200 OK\r\nContent-Length: \(bodySize)\r\n\r\n" + String(repeating: "x", count: bodySize), thenClose: false)
-            }
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: \(bodySize)\r\n\r\n"
+        return try ScriptedUpstream { connection, _ in
+            .respond(head + (connection == 0 ? "start" : String(repeating: "x", count: bodySize)))
         }
     }
 
@@ -47,7 +45,8 @@ struct HTTPClientBodyBudgetTests {
         defer { upstream.stop() }
         let budget = HTTPBodyBudget(limit: 1, allowance: 1_024)
         let client = HTTPClient(configuration: HTTPClient.Configuration(bodyBudget: budget))
-        let response = try await client.send(HTTPRequest(method: .get, target: "/"), to: "127.0.0.1", port: upstream.port)
+        let response = try await client.send(
+            HTTPRequest(method: .get, target: "/"), to: "127.0.0.1", port: upstream.port)
         #expect(HTTPClientTests.body(response) == "ok")
     }
 }

@@ -64,7 +64,8 @@ struct HTTPOutboundQueueTests {
         let handler = ClosureHTTPHandler { _ in HTTPResponse(status: 200, bytes: body) } handle: { _ in
             HTTPResponse(status: 500)
         }
-        let readers = try await OpenConnections.start(count: 8, handler: handler, request: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        let readers = try await OpenConnections.start(
+            count: 8, handler: handler, request: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
         defer { readers.close() }
         let queued = await readers.outboundSegments()
         #expect(queued.count == 8)

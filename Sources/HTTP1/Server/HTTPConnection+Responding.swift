@@ -30,8 +30,8 @@ extension HTTPConnection {
     /// connection is ready for the next request at once.
     @discardableResult
     func respond(with response: HTTPResponse) -> Bool {
-        enqueue(
-            HTTPSerializer.head(response, requestMethod: answeringMethod, keepAlive: machine.keepAlive, date: loop.date))
+        let keepAlive = machine.keepAlive
+        enqueue(HTTPSerializer.head(response, requestMethod: answeringMethod, keepAlive: keepAlive, date: loop.date))
         guard HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod) else {
             return responseSent()
         }

@@ -41,7 +41,11 @@ final class OpenConnections: @unchecked Sendable {
     func outboundSegments() async -> [[Int]] {
         while true {
             let snapshot = await onLoop { open in
-                open.connections.map { $0.outbound.segments.map { segment in segment.withUnsafeBytes { Int(bitPattern: $0.baseAddress) } } }
+                open.connections.map { connection in
+                    connection.outbound.segments.map { segment in
+                        segment.withUnsafeBytes { Int(bitPattern: $0.baseAddress) }
+                    }
+                }
             }
             if snapshot.allSatisfy({ !$0.isEmpty }) { return snapshot }
             try? await Task.sleep(for: .milliseconds(5))
