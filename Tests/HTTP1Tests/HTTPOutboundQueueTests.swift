@@ -19,6 +19,13 @@ struct HTTPOutboundQueueTests {
         #expect(queue.segments.map(Self.baseAddress).contains(Self.baseAddress(body)))
     }
 
+    @Test func smallSegments_AreJoined_SoPipelinedAnswersFitOneWrite() {
+        var queue = HTTPOutboundQueue()
+        for _ in 0..<100 { queue.append([UInt8](repeating: 0x61, count: 100)) }
+        #expect(queue.count == 10_000)
+        #expect(queue.segments.count <= HTTPOutboundQueue.maxSegmentsPerWrite)
+    }
+
     @Test func send_WritesHeadAndSmallBodyInOneCall() throws {
         let (writer, reader) = try Socket.makePair()
         defer {

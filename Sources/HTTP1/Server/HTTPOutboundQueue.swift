@@ -21,11 +21,20 @@ struct HTTPOutboundQueue {
     /// `true` when nothing waits to be written.
     var isEmpty: Bool { count == 0 }
 
-    /// Queues `bytes` (kept by reference, not copied); an empty array is ignored.
+    /// Segments this small are joined to a small segment before them (copying a few bytes is
+    /// cheaper than another `iovec`, and a batch of pipelined answers still fits one `writev`).
+    static let joinedSegmentBytes = 2_048
+
+    /// Queues `bytes` (kept by reference, not copied, unless both it and the segment before it
+    /// are small); an empty array is ignored.
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        segments.append(bytes)
         count += bytes.count
+        if segments.count > first, segments[segments.count - 1].count + bytes.count <= Self.joinedSegmentBytes {
+            segments[segments.count - 1].append(contentsOf: bytes)
+        } else {
+            segments.append(bytes)
+        }
     }
 
     /// Drops everything queued.
