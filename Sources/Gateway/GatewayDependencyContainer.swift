@@ -25,6 +25,10 @@ public final class GatewayDependencyContainer: Sendable {
     public let readiness: Readiness
     /// The demo upstream running in this process, when a service uses `embedded:demo`.
     public let embeddedDemo: EmbeddedDemo?
+    /// The Server-Sent Events of every watched resource, rendered once per state.
+    let events: EventFanOut
+    /// The bytes held for upstream answers still arriving, when the transport counts them.
+    public let inFlightBodies: HTTPBodyBudget?
 
     private let factories: [String: RepositoryFactory<ResourceKey, Representation>]
     private let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
@@ -40,20 +44,24 @@ public final class GatewayDependencyContainer: Sendable {
     ///   - clock: The time source.
     ///   - logger: The logger.
     ///   - transport: Carries every upstream call (measured per service).
+    ///   - inFlightBodies: The budget `transport` holds arriving answers in, if any (for reports).
     /// - Throws: ``ConfigurationError`` when a service has no base URL or a template does not parse.
     public init(
         configuration: GatewayConfiguration, baseURLs: [String: URL], embeddedDemo: EmbeddedDemo? = nil,
-        clock: any ClockProvider, logger: any Logger, transport: any Transport
+        clock: any ClockProvider, logger: any Logger, transport: any Transport, inFlightBodies: HTTPBodyBudget? = nil
     ) throws(ConfigurationError) {
+        self.inFlightBodies = inFlightBodies
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
         self.embeddedDemo = embeddedDemo
+        self.events = EventFanOut(clock: clock)
         let metrics = GatewayMetrics()
         let readiness = Readiness(
             cacheDirectory: configuration.cache.disk.map { URL(fileURLWithPath: $0.path) },
             services: configuration.services.keys.sorted(), clock: clock)
         self.metrics = metrics
+        if let inFlightBodies { metrics.observeInFlightBodyBytes { inFlightBodies.bytesInUse } }
         self.readiness = readiness
         let names = configuration.repositoryNames
         let share = max(1, names.count)

@@ -28,10 +28,11 @@ public enum Bootstrap {
                 baseURLs[name] = url
             }
         }
+        let budget = HTTPBodyBudget(limit: configuration.cache.inFlightBodyBytes)
         do {
             return try GatewayDependencyContainer(
                 configuration: configuration, baseURLs: baseURLs, embeddedDemo: demo, clock: clock, logger: logger,
-                transport: transport ?? SchemeTransport.standard())
+                transport: transport ?? SchemeTransport.standard(bodyBudget: budget), inFlightBodies: budget)
         } catch {
             await demo?.server.shutdown(gracePeriod: Duration.zero)
             throw error

@@ -84,6 +84,7 @@ public enum GatewayCommand {
             return 1
         }
         let logger = JSONLinesLogger(minimumLevel: level)
+        AllocatorTuning.returnLargeBlocksToTheSystem()
         // Installed first, so a signal during start-up (demo, datastores, bind) is not lost.
         let signals = ShutdownSignals { number in logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))])
         }

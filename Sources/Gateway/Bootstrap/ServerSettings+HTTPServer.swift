@@ -7,7 +7,8 @@ extension ServerSettings {
         let read = Duration.milliseconds(Int64(timeouts.request * 1000))
         return HTTPServer.Configuration(
             host: host, port: port,
-            limits: HTTPServer.Configuration.Limits(parser: parser),
+            limits: HTTPServer.Configuration.Limits(
+                parser: parser, maxStreamLag: .milliseconds(Int64(min(limits.sseMaxLag, 86_400) * 1000))),
             timeouts: HTTPServer.Configuration.Timeouts(
                 headerRead: read, bodyRead: read, idleKeepAlive: .milliseconds(Int64(timeouts.idle * 1000))),
             maxConnections: limits.maxConnections)

@@ -4,14 +4,22 @@ public struct CacheSettings: Sendable, Equatable, Decodable {
     public var memory: MemoryCacheSettings
     /// The disk level, or `nil` for a memory-only cache.
     public var disk: DiskCacheSettings?
+    /// The most bytes held at once for upstream answers still arriving, all repositories
+    /// together; past it a large answer is refused (503 with `Retry-After`). 1 MiB to 1 TiB;
+    /// default 256 MiB.
+    public var inFlightBodyBytes: Int
 
     /// Creates cache settings.
-    public init(memory: MemoryCacheSettings = MemoryCacheSettings(), disk: DiskCacheSettings? = nil) {
+    public init(
+        memory: MemoryCacheSettings = MemoryCacheSettings(), disk: DiskCacheSettings? = nil,
+        inFlightBodyBytes: Int = 256 * 1_048_576
+    ) {
         self.memory = memory
         self.disk = disk
+        self.inFlightBodyBytes = inFlightBodyBytes
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case memory, disk }
+    enum CodingKeys: String, CodingKey, CaseIterable { case memory, disk, inFlightBodyBytes }
 
     /// Decodes the settings, rejecting unknown keys.
     public init(from decoder: any Decoder) throws {
@@ -19,5 +27,7 @@ public struct CacheSettings: Sendable, Equatable, Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         memory = try container.decodeIfPresent(MemoryCacheSettings.self, forKey: .memory) ?? MemoryCacheSettings()
         disk = try container.decodeIfPresent(DiskCacheSettings.self, forKey: .disk)
+        inFlightBodyBytes =
+            try container.decodeIfPresent(Int.self, forKey: .inFlightBodyBytes) ?? CacheSettings().inFlightBodyBytes
     }
 }

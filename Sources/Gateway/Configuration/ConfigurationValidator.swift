@@ -56,6 +56,10 @@ struct ConfigurationValidator {
         try requirePositive(Double(server.limits.maxHeaderBytes), "server.limits.maxHeaderBytes")
         try requirePositive(Double(server.limits.maxBodyBytes), "server.limits.maxBodyBytes")
         try requirePositive(Double(server.limits.maxConnections), "server.limits.maxConnections")
+        try requirePositive(server.limits.sseMaxLag, "server.limits.sseMaxLag")
+        guard server.limits.sseMaxLag <= 86_400 else {
+            throw fail("server.limits.sseMaxLag", "expected at most 86400 seconds, found \(server.limits.sseMaxLag)")
+        }
         try requirePositive(server.timeouts.idle, "server.timeouts.idle")
         try requirePositive(server.timeouts.request, "server.timeouts.request")
         try requireNonNegative(server.timeouts.shutdownGrace, "server.timeouts.shutdownGrace")
@@ -68,6 +72,11 @@ struct ConfigurationValidator {
             throw fail("cache.disk.path", "expected a folder path, or no disk section for a memory-only cache")
         }
         if let bound = cache.disk?.maxBytes { try requirePositive(Double(bound), "cache.disk.maxBytes") }
+        guard (1_048_576...(1 << 40)).contains(cache.inFlightBodyBytes) else {
+            throw fail(
+                "cache.inFlightBodyBytes",
+                "expected from 1048576 (1 MiB) to 1099511627776 (1 TiB) bytes, found \(cache.inFlightBodyBytes)")
+        }
     }
 
     private func validateService(_ service: ServiceSettings, path: String) throws(ConfigurationError) {

@@ -6,15 +6,22 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     public var maxBodyBytes: Int
     /// The most connections open at once.
     public var maxConnections: Int
+    /// Seconds a Server-Sent Events subscriber may stay behind (events queued it has not read)
+    /// before it is closed; it skips to the newest state meanwhile. 0 < value <= 86,400; default 30.
+    public var sseMaxLag: Double
 
     /// Creates limits.
-    public init(maxHeaderBytes: Int = 16_384, maxBodyBytes: Int = 1_048_576, maxConnections: Int = 1_024) {
+    public init(
+        maxHeaderBytes: Int = 16_384, maxBodyBytes: Int = 1_048_576, maxConnections: Int = 1_024,
+        sseMaxLag: Double = 30
+    ) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
         self.maxConnections = maxConnections
+        self.sseMaxLag = sseMaxLag
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case maxHeaderBytes, maxBodyBytes, maxConnections }
+    enum CodingKeys: String, CodingKey, CaseIterable { case maxHeaderBytes, maxBodyBytes, maxConnections, sseMaxLag }
 
     /// Decodes the limits, rejecting unknown keys.
     public init(from decoder: any Decoder) throws {
@@ -24,5 +31,6 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
         maxHeaderBytes = try container.decodeIfPresent(Int.self, forKey: .maxHeaderBytes) ?? defaults.maxHeaderBytes
         maxBodyBytes = try container.decodeIfPresent(Int.self, forKey: .maxBodyBytes) ?? defaults.maxBodyBytes
         maxConnections = try container.decodeIfPresent(Int.self, forKey: .maxConnections) ?? defaults.maxConnections
+        sseMaxLag = try container.decodeIfPresent(Double.self, forKey: .sseMaxLag) ?? defaults.sseMaxLag
     }
 }

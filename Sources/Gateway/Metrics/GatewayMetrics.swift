@@ -25,6 +25,7 @@ public final class GatewayMetrics: Sendable {
     private let cacheBytes: CallbackMetric
     private let cacheEvictions: CallbackMetric
     private let openConnections: CallbackMetric
+    private let inFlightBodyBytes: CallbackMetric
 
     /// Registers the gateway's metrics in `registry`.
     public init(registry: MetricsRegistry = MetricsRegistry()) {
@@ -64,6 +65,9 @@ public final class GatewayMetrics: Sendable {
             type: .counter, labelNames: ["repository", "level"])
         openConnections = registry.callback(
             "rds_gateway_open_connections", help: "Client connections open now.", type: .gauge, labelNames: [])
+        inFlightBodyBytes = registry.callback(
+            "rds_gateway_inflight_body_bytes", help: "Bytes held for upstream answers still arriving.", type: .gauge,
+            labelNames: [])
     }
 
     /// Creates the zero series of a repository, so they show before its first read.
@@ -130,6 +134,11 @@ public final class GatewayMetrics: Sendable {
     /// Reads the server's open connection count at every rendering.
     public func observeOpenConnections(_ count: @escaping @Sendable () -> Int) {
         openConnections.addReader { [MetricReading(labelValues: [], value: Double(count()))] }
+    }
+
+    /// Reads the bytes held for upstream answers still arriving at every rendering.
+    public func observeInFlightBodyBytes(_ count: @escaping @Sendable () -> Int) {
+        inFlightBodyBytes.addReader { [MetricReading(labelValues: [], value: Double(count()))] }
     }
 
     /// Every metric in the Prometheus text format, for `GET /metrics`.

@@ -59,32 +59,13 @@ extension GatewayRouter {
     }
 
     /// Server-Sent Events of the states of `key`: the current state first, then each change,
-    /// until the client goes away; a `: ping` comment every ``eventHeartbeat`` seconds keeps idle
-    /// proxies from closing the stream.
+    /// until the client goes away, with a heartbeat comment while nothing changes. Each state is
+    /// rendered once for all subscribers; a slow one skips to the newest (see ``EventFanOut``).
     func events(of key: ResourceKey, in repository: Repository<ResourceKey, Representation>) -> HTTPResponse {
-        let states = repository.states(of: key)
-        let clock = container.clock
-        let body = AsyncStream<[UInt8]> { continuation in
-            let pump = Task {
-                for await state in states { continuation.yield(ResourceStateJSON.event(state)) }
-                continuation.finish()
-            }
-            let heartbeat = Task {
-                while (try? await clock.sleep(until: clock.now.addingTimeInterval(Self.eventHeartbeat))) != nil {
-                    continuation.yield(Array(": ping\n\n".utf8))
-                }
-            }
-            continuation.onTermination = { _ in
-                pump.cancel()
-                heartbeat.cancel()
-            }
-        }
+        let body = container.events.subscribe(to: key) { repository.states(of: key) }
         let headers: HTTPHeaders = [
             "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
         ]
         return HTTPResponse(status: 200, headers: headers, body: .stream(body))
     }
-
-    /// Seconds between two SSE heartbeat comments.
-    static var eventHeartbeat: TimeInterval { 15 }
 }

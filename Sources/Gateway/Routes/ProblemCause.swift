@@ -22,6 +22,10 @@ struct ProblemCause: Sendable {
             (status, title, link) = (refusal.kind.status, Self.title(refusal.kind.status), head)
             return
         }
+        if let busy = links.first(where: { $0.code == TransportErrorKind.overBudget.rawValue }) {
+            (status, title, link) = (503, "Gateway busy", busy)
+            return
+        }
         for candidate in links {
             if let (status, title) = Self.decision(for: candidate) {
                 (self.status, self.title, link) = (status, title, candidate)

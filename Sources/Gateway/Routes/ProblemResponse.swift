@@ -11,6 +11,7 @@ enum ProblemResponse {
         var headers = headers
         headers["Content-Type"] = "application/problem+json"
         headers["Cache-Control"] = "no-store"
+        if problem.code == TransportErrorKind.overBudget.rawValue { headers["Retry-After"] = "1" }
         return HTTPResponse(status: problem.status, headers: headers, bytes: problem.jsonBytes())
     }
 

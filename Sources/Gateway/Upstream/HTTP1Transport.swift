@@ -39,6 +39,10 @@ public struct HTTP1Transport: Transport {
             return TransportError(.malformedResponse, "\(endpoint) sent a malformed answer", details: details)
         case .connectionClosed:
             return TransportError(.failed, "\(endpoint) closed the connection mid-answer", details: details)
+        case .overBudget:
+            return TransportError(
+                .overBudget, "The answer from \(endpoint) does not fit in the in-flight body budget now",
+                details: details)
         }
     }
 }

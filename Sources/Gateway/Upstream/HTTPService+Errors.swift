@@ -23,6 +23,7 @@ extension HTTPService {
             case .refused: (.unavailable, "could not be reached")
             case .failed, .cancelled: (.unavailable, "dropped the exchange")
             case .malformedResponse: (.badResponse, "sent a malformed answer")
+            case .overBudget: (.unavailable, "sent an answer too large to hold now")
             }
         return failure(kind, what, key: key, endpoint: endpoint, inner: error)
     }

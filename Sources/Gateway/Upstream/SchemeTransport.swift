@@ -16,8 +16,11 @@ public struct SchemeTransport: Transport {
 
     /// The gateway's default: ``HTTP1Transport`` for `http://`, ``URLSessionTransport`` for `https://`.
     /// Make one per process and share it: each holds a connection pool (and an event loop) or a session.
-    public static func standard() -> SchemeTransport {
-        SchemeTransport(http: HTTP1Transport(), https: URLSessionTransport())
+    /// - Parameter bodyBudget: Bounds the bytes held for `http://` answers still arriving.
+    public static func standard(bodyBudget: HTTPBodyBudget? = nil) -> SchemeTransport {
+        SchemeTransport(
+            http: HTTP1Transport(client: HTTPClient(configuration: HTTPClient.Configuration(bodyBudget: bodyBudget))),
+            https: URLSessionTransport())
     }
 
     /// Sends `request` through ``https`` when `endpoint` is secure, else through ``http``.

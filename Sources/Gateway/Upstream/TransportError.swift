@@ -17,4 +17,7 @@ public enum TransportErrorKind: String, Sendable {
     case malformedResponse = "transport_malformed_response"
     /// The exchange was abandoned because the caller went away.
     case cancelled = "transport_cancelled"
+    /// The answer was refused because the bytes held for answers in flight reached their
+    /// process-wide budget (`cache.inFlightBodyBytes`); worth retrying shortly.
+    case overBudget = "transport_over_budget"
 }

@@ -9,16 +9,20 @@ extension HTTPClient {
         public var limits: HTTPParserLimits
         /// The event loops (serial queues) doing the client's I/O. Default 1.
         public var eventLoopCount: Int
+        /// Bounds the bytes held for responses still arriving (share one per process); `nil`: unbounded.
+        public var bodyBudget: HTTPBodyBudget?
 
         /// Creates a configuration; every argument defaults to the documented value.
         public init(
             maxIdleConnectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30),
-            limits: HTTPParserLimits = HTTPParserLimits(maxBodyBytes: 16 * 1024 * 1024), eventLoopCount: Int = 1
+            limits: HTTPParserLimits = HTTPParserLimits(maxBodyBytes: 16 * 1024 * 1024), eventLoopCount: Int = 1,
+            bodyBudget: HTTPBodyBudget? = nil
         ) {
             self.maxIdleConnectionsPerHost = maxIdleConnectionsPerHost
             self.idleTimeout = idleTimeout
             self.limits = limits
             self.eventLoopCount = eventLoopCount
+            self.bodyBudget = bodyBudget
         }
     }
 }

@@ -41,7 +41,8 @@ public final class HTTPClient: Sendable {
     ) async throws -> HTTPResponse {
         let totalDeadline = ContinuousClock.now + timeouts.total
         let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        let exchange = HTTPClientExchange(request, host: host, port: port, limits: configuration.limits)
+        let exchange = HTTPClientExchange(
+            request, host: host, port: port, limits: configuration.limits, budget: configuration.bodyBudget)
         if let pooled = checkOut(endpoint) {
             do {
                 return try await run(exchange, on: pooled, timeouts: timeouts, totalDeadline: totalDeadline)

@@ -272,6 +272,8 @@ final class HTTPClientConnection: @unchecked Sendable {
             fail(HTTPClientError(.malformedResponse, "\(endpoint) sent an invalid response.", underlying: error))
         case .closedEarly:
             fail(closedError(afterBytes: exchange?.hasReceivedBytes ?? false))
+        case .overBudget:
+            fail(HTTPClientError(.overBudget, "The answer from \(endpoint) would exceed the in-flight body budget."))
         case .response(let response, let reusable):
             let sentAll = exchange?.isSent ?? false
             let continuation = exchanging

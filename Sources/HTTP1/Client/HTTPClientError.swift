@@ -13,6 +13,9 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
         case malformedResponse
         /// The upstream closed or reset the connection before the response was complete.
         case connectionClosed
+        /// The response's body would take the bytes held for answers in flight past the
+        /// client's `HTTPBodyBudget`; the connection was closed.
+        case overBudget
     }
 
     /// Which timeout expired.
@@ -47,7 +50,8 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
         self.closedBeforeAnswer = closedBeforeAnswer
     }
 
-    /// A stable code: `connect_refused`, `connect_failed`, `timeout`, `malformed_response`, `connection_closed`.
+    /// A stable code: `connect_refused`, `connect_failed`, `timeout`, `malformed_response`,
+    /// `connection_closed`, `over_budget`.
     public var code: String {
         switch kind {
         case .connectRefused: "connect_refused"
@@ -55,6 +59,7 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
         case .timeout: "timeout"
         case .malformedResponse: "malformed_response"
         case .connectionClosed: "connection_closed"
+        case .overBudget: "over_budget"
         }
     }
 

@@ -11,6 +11,8 @@ struct HTTPClientExchange: Sendable {
         case malformed(HTTPParseError)
         /// The stream ended before the response was complete.
         case closedEarly
+        /// Holding the response would go over the client's body budget.
+        case overBudget
     }
 
     /// The request's bytes.
@@ -22,12 +24,18 @@ struct HTTPClientExchange: Sendable {
     private var parser: HTTPResponseParser
     private var inbound: [UInt8] = []
     private let requestKeepsAlive: Bool
+    /// Counts `inbound` against the process's budget; gives it back when the exchange is dropped.
+    private let lease: HTTPBodyBudget.Lease?
+    private var isOverBudget = false
+    private var isSized = false
 
-    /// An exchange sending `request` (serialized for `host` and `port`).
-    init(_ request: HTTPRequest, host: String, port: Int, limits: HTTPParserLimits) {
+    /// An exchange sending `request` (serialized for `host` and `port`), holding what it receives
+    /// within `budget`.
+    init(_ request: HTTPRequest, host: String, port: Int, limits: HTTPParserLimits, budget: HTTPBodyBudget? = nil) {
         outbound = HTTPSerializer.request(request, host: host, port: port)
         parser = HTTPResponseParser(requestMethod: request.method, limits: limits)
         requestKeepsAlive = request.headers.connectionKeepsAlive(version: .http1_1)
+        lease = budget.map(HTTPBodyBudget.Lease.init)
     }
 
     /// `true` once every request byte is sent.
@@ -37,13 +45,27 @@ struct HTTPClientExchange: Sendable {
     mutating func received(_ bytes: UnsafeRawBufferPointer) {
         hasReceivedBytes = true
         inbound.append(contentsOf: bytes)
+        if lease?.hold(inbound.capacity) == false { isOverBudget = true }
+    }
+
+    /// Once the head announces a `Content-Length`: holds (and allocates) room for the whole
+    /// answer at once, so it is refused before its body arrives and the buffer never regrows.
+    private mutating func reserveAnnouncedLength() {
+        guard !isSized, let length = parser.announcedBodyLength else { return }
+        isSized = true
+        let total = inbound.count + length
+        guard lease?.hold(total) != false else { return isOverBudget = true }
+        inbound.reserveCapacity(total)
     }
 
     /// Parses what has arrived; `endOfStream` once the peer has closed.
     mutating func step(endOfStream: Bool) -> Step {
         while true {
+            if isOverBudget { return .overBudget }
             switch inbound.withUnsafeBytes({ parser.parse($0, endOfStream: endOfStream) }) {
             case .incomplete:
+                reserveAnnouncedLength()
+                if isOverBudget { return .overBudget }
                 return endOfStream ? .closedEarly : .needMore
             case .invalid(let error):
                 return .malformed(error)

@@ -41,6 +41,15 @@ public struct HTTPResponseParser: Sendable {
         }
     }
 
+    /// The `Content-Length` of the response whose head is in and whose body is still arriving
+    /// (`nil` when it has none, or carries no body: to HEAD, 1xx, 204, 304).
+    public var announcedBodyLength: Int? {
+        guard let head = reader.head,
+            HTTPSerializer.allowsBody(status: head.startLine.status, requestMethod: requestMethod)
+        else { return nil }
+        return head.headers["Content-Length"].flatMap { Int($0) }
+    }
+
     /// Parses the next response at the start of `bytes`.
     public mutating func parse(_ bytes: [UInt8], endOfStream: Bool = false) -> HTTPParseResult<HTTPResponse> {
         bytes.withUnsafeBytes { parse($0, endOfStream: endOfStream) }

@@ -1,5 +1,6 @@
-/// Writes HTTP/1.1 messages as bytes: whole responses for the server (head and body in one
-/// buffer, so one write), chunk framing for streamed bodies, and requests for the client.
+/// Writes HTTP/1.1 messages as bytes: response heads for the server (which queues the body
+/// behind the head by reference and writes both with one `writev`), chunk framing for streamed
+/// bodies, and requests for the client.
 ///
 /// Header order is deterministic: the status line, `Server`, `Date`, the handler's fields in
 /// their order (except their own `Server` and `Date`), then the framing field and `Connection`. Field names that are not tokens are
@@ -19,26 +20,38 @@ public enum HTTPSerializer {
         requestMethod != .head && status >= 200 && status != 204 && status != 304
     }
 
-    /// A whole response: head and body for `.bytes` (with `Content-Length`), or only the head for
-    /// `.stream` (with `Transfer-Encoding: chunked`; write each element through `chunk(_:)`, then
-    /// `lastChunk`). HEAD gets the head with the body's length but no body; 1xx, 204 and 304 get
-    /// neither length nor body. A handler's own `Content-Length` is kept only for an empty answer to HEAD.
-    /// - Parameters:
-    ///   - keepAlive: writes `Connection: keep-alive`, else `Connection: close`.
-    ///   - date: the `Date` value; by default the current second.
+    /// A whole response in one buffer: ``head(_:requestMethod:keepAlive:date:)`` followed by the
+    /// body it announces (none for a stream, HEAD, 1xx, 204 and 304).
     public static func response(
         _ response: HTTPResponse, requestMethod: HTTPMethod, keepAlive: Bool, date: [UInt8] = HTTPDate.current()
     ) -> [UInt8] {
-        let bodyBytes: [UInt8]? = if case .bytes(let bytes) = response.body { bytes } else { nil }
-        let sendsBody = allowsBody(status: response.status, requestMethod: requestMethod)
+        var out = head(response, requestMethod: requestMethod, keepAlive: keepAlive, date: date)
+        if case .bytes(let body) = response.body, allowsBody(status: response.status, requestMethod: requestMethod) {
+            out.append(contentsOf: body)
+        }
+        return out
+    }
+
+    /// A response head: with `Content-Length` for `.bytes`, with `Transfer-Encoding: chunked`
+    /// for `.stream` (write each element through `chunk(_:)`, then `lastChunk`). HEAD gets the
+    /// body's length but no body; 1xx, 204 and 304 get neither length nor body. A handler's own
+    /// `Content-Length` is kept only for an empty answer to HEAD. The body itself is not copied:
+    /// the server queues it after the head.
+    /// - Parameters:
+    ///   - keepAlive: writes `Connection: keep-alive`, else `Connection: close`.
+    ///   - date: the `Date` value; by default the current second.
+    public static func head(
+        _ response: HTTPResponse, requestMethod: HTTPMethod, keepAlive: Bool, date: [UInt8] = HTTPDate.current()
+    ) -> [UInt8] {
+        let bodyCount: Int? = if case .bytes(let bytes) = response.body { bytes.count } else { nil }
         var out: [UInt8] = []
-        out.reserveCapacity(256 + (sendsBody ? bodyBytes?.count ?? 0 : 0))
+        out.reserveCapacity(256)
         out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
         appendTrustedField("Server", serverName, to: &out)
         out.append(contentsOf: "Date: ".utf8)
         out.append(contentsOf: date)
         out.append(contentsOf: "\r\n".utf8)
-        let keepsHandlerLength = requestMethod == .head && bodyBytes?.isEmpty == true
+        let keepsHandlerLength = requestMethod == .head && bodyCount == 0
         for field in response.headers
         where !isFraming(field.name, keepingLength: keepsHandlerLength)
             && !HTTPHeaders.equalsIgnoringCase(field.name, "server")
@@ -47,9 +60,9 @@ public enum HTTPSerializer {
             appendField(field.name, field.value, to: &out)
         }
         if response.status >= 200, response.status != 204, response.status != 304 {
-            if let bodyBytes {
+            if let bodyCount {
                 if !(keepsHandlerLength && response.headers.contains("content-length")) {
-                    appendTrustedField("Content-Length", String(bodyBytes.count), to: &out)
+                    appendTrustedField("Content-Length", String(bodyCount), to: &out)
                 }
             } else {
                 appendTrustedField("Transfer-Encoding", "chunked", to: &out)
@@ -57,21 +70,23 @@ public enum HTTPSerializer {
         }
         appendTrustedField("Connection", keepAlive ? "keep-alive" : "close", to: &out)
         out.append(contentsOf: "\r\n".utf8)
-        if sendsBody, let bodyBytes { out.append(contentsOf: bodyBytes) }
         return out
     }
 
-    /// One chunk of a chunked body; empty input gives no bytes (an empty chunk would end the body).
+    /// One chunk of a chunked body in one buffer; empty input gives no bytes (an empty chunk
+    /// would end the body).
     public static func chunk(_ bytes: [UInt8]) -> [UInt8] {
         guard !bytes.isEmpty else { return [] }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 20)
-        out.append(contentsOf: String(bytes.count, radix: 16).utf8)
-        out.append(contentsOf: "\r\n".utf8)
-        out.append(contentsOf: bytes)
-        out.append(contentsOf: "\r\n".utf8)
-        return out
+        return chunkSize(bytes.count) + bytes + crlf
     }
+
+    /// The size line that opens a chunk of `count` bytes (the chunk's data follows, then `crlf`).
+    public static func chunkSize(_ count: Int) -> [UInt8] {
+        Array((String(count, radix: 16) + "\r\n").utf8)
+    }
+
+    /// The line end that closes a chunk's data.
+    public static let crlf: [UInt8] = [HTTPByte.cr, HTTPByte.lf]
 
     /// A request for the client: request line, `Host` (unless the request has one), the request's
     /// fields, `Content-Length` when there is a body or the method usually carries one, then the body.

@@ -25,19 +25,25 @@ extension HTTPConnection {
         flush()
     }
 
-    /// Queues a response (a stream starts its pump task). Returns `true` when the connection is
-    /// ready for the next request at once.
+    /// Queues a response: its head, then its body by reference (a cached body is written from
+    /// the cache's own storage), or starts the pump task of a stream. Returns `true` when the
+    /// connection is ready for the next request at once.
     @discardableResult
     func respond(with response: HTTPResponse) -> Bool {
-        enqueue(
-            HTTPSerializer.response(
-                response, requestMethod: answeringMethod, keepAlive: machine.keepAlive, date: loop.date))
-        guard case .stream(let stream) = response.body,
-            HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod)
-        else { return responseSent() }
-        flush()
-        pump(stream)
-        return false
+        let keepAlive = machine.keepAlive
+        enqueue(HTTPSerializer.head(response, requestMethod: answeringMethod, keepAlive: keepAlive, date: loop.date))
+        guard HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod) else {
+            return responseSent()
+        }
+        switch response.body {
+        case .bytes(let body):
+            enqueue(body)
+            return responseSent()
+        case .stream(let stream):
+            flush()
+            pump(stream)
+            return false
+        }
     }
 
     /// The state machine's verdict once a whole response is queued.
@@ -50,9 +56,12 @@ extension HTTPConnection {
 
     // MARK: Streaming
 
-    /// Writes each element of `stream` as a chunk as soon as it arrives, waiting while the
-    /// client is slow; the stream is cancelled (its `onTermination` runs) when the client goes away.
+    /// Writes each element of `stream` as a chunk as soon as it arrives (by reference: one
+    /// element shared by many connections stays one buffer), waiting while the client is slow;
+    /// the stream is cancelled (its `onTermination` runs) when the client goes away, or when it
+    /// stays behind longer than `limits.maxStreamLag`.
     private func pump(_ stream: AsyncStream<[UInt8]>) {
+        isStreaming = true
         task = Task { [self] in
             for await element in stream where !element.isEmpty {
                 guard await write(chunk: element) else { return }
@@ -65,7 +74,9 @@ extension HTTPConnection {
         await withCheckedContinuation { continuation in
             loop.execute { [self] in
                 guard !isClosed else { return continuation.resume(returning: false) }
-                enqueue(HTTPSerializer.chunk(chunk))
+                enqueue(HTTPSerializer.chunkSize(chunk.count))
+                enqueue(chunk)
+                enqueue(HTTPSerializer.crlf)
                 flush()
                 guard !isClosed else { return continuation.resume(returning: false) }
                 if isOutboundFull {
@@ -80,6 +91,7 @@ extension HTTPConnection {
     private func streamEnded() {
         guard !isClosed, machine.state == .responding else { return }
         task = nil
+        isStreaming = false
         enqueue(HTTPSerializer.lastChunk)
         if responseSent() { parseBufferedRequests() }
         flush()

@@ -1,26 +1,22 @@
 extension HTTPConnection {
-    /// Queues bytes behind whatever is already waiting; `flush()` sends them.
+    /// Queues bytes behind whatever is already waiting (by reference: a body is not copied);
+    /// `flush()` sends them.
     func enqueue(_ bytes: [UInt8]) {
-        if outbound.isEmpty {
-            outbound = bytes
-        } else {
-            outbound.append(contentsOf: bytes)
-        }
+        outbound.append(bytes)
     }
 
-    /// Sends what is queued, as far as the socket takes it now. A full send buffer arms the
-    /// write source (and the write deadline); a failed send closes the connection.
+    /// Sends what is queued, as far as the socket takes it now, a `writev` of several segments
+    /// at a time. A full send buffer arms the write source (and the write deadline); a failed
+    /// send closes the connection.
     func flush() {
         guard !isClosed else { return }
-        while outboundOffset < outbound.count {
-            let result = outbound.withUnsafeBytes {
-                socket.send(UnsafeRawBufferPointer(rebasing: $0[outboundOffset...]))
-            }
-            switch result {
-            case .sent(let count):
-                outboundOffset += count
+        while !outbound.isEmpty {
+            switch outbound.send(to: socket) {
+            case .sent:
+                continue
             case .wouldBlock:
                 machine.writeBlocked(now: loop.now)
+                capStreamLag()
                 waitForWritable(true)
                 return
             case .failed:
@@ -31,8 +27,8 @@ extension HTTPConnection {
     }
 
     private func outboundDrained() {
-        outbound = []
-        outboundOffset = 0
+        outbound.removeAll()
+        streamBehindSince = nil
         machine.writeDrained()
         waitForWritable(false)
         if let drainWaiter {
@@ -42,6 +38,15 @@ extension HTTPConnection {
         if closesAfterFlush { closeGracefully() }
     }
 
+    /// While a streamed body is behind (queued bytes the client has not taken), it must catch
+    /// up within `limits.maxStreamLag` of falling behind, however slowly it makes progress.
+    private func capStreamLag() {
+        guard isStreaming else { return }
+        let since = streamBehindSince ?? loop.now
+        streamBehindSince = since
+        machine.capWriteDeadline(at: since + context.configuration.limits.maxStreamLag)
+    }
+
     /// Whether enough is queued that a stream should wait before producing more.
-    var isOutboundFull: Bool { outbound.count - outboundOffset > 64 * 1_024 }
+    var isOutboundFull: Bool { outbound.count > 64 * 1_024 }
 }

@@ -21,10 +21,12 @@ final class HTTPConnection: @unchecked Sendable {
     private(set) var inbound = HTTPInboundBuffer()
     /// Set while `parseBufferedRequests()` runs, so nothing it calls can start it again.
     private var isParsing = false
-    /// Bytes waiting for the socket to accept them, from `outboundOffset` on.
-    var outbound: [UInt8] = []
-    /// How much of `outbound` the socket already took.
-    var outboundOffset = 0
+    /// Bytes waiting for the socket to accept them: heads, and bodies by reference.
+    var outbound = HTTPOutboundQueue()
+    /// `true` while a streamed body is being written.
+    var isStreaming = false
+    /// Since when a streamed body has had bytes queued that the client did not take.
+    var streamBehindSince: ContinuousClock.Instant?
     /// Close once `outbound` is written.
     var closesAfterFlush = false
     /// The method of the request being answered (`HEAD` is answered without a body).
@@ -247,6 +249,6 @@ final class HTTPConnection: @unchecked Sendable {
         socket.close()
         context.tracker.release()
         inbound.discard()
-        outbound = []
+        outbound.removeAll()
     }
 }

@@ -131,6 +131,11 @@ struct HTTPConnectionStateMachine {
         writeDeadline = now + timeouts.write
     }
 
+    /// A blocked write must also be done by `instant` (a stream that fell behind has a lag limit).
+    mutating func capWriteDeadline(at instant: ContinuousClock.Instant) {
+        writeDeadline = min(writeDeadline ?? instant, instant)
+    }
+
     /// Everything queued was written.
     mutating func writeDrained() {
         writeDeadline = nil

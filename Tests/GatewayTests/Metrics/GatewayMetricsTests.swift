@@ -11,6 +11,7 @@ struct GatewayMetricsTests {
             DatastoreStatistics(entries: 2, bytes: 512, evictions: 1)
         }
         metrics.observeOpenConnections { 3 }
+        metrics.observeInFlightBodyBytes { 4_096 }
 
         let families = try PrometheusTextParser.parse(metrics.prometheusText())
 
@@ -19,7 +20,8 @@ struct GatewayMetricsTests {
                 "rds_gateway_cache_bytes", "rds_gateway_cache_coalesced_waiters_total", "rds_gateway_cache_entries",
                 "rds_gateway_cache_evictions_total", "rds_gateway_cache_lookups_total",
                 "rds_gateway_http_request_duration_seconds", "rds_gateway_http_requests_in_flight",
-                "rds_gateway_http_requests_total", "rds_gateway_open_connections", "rds_gateway_upstream_errors_total",
+                "rds_gateway_http_requests_total", "rds_gateway_inflight_body_bytes",
+                "rds_gateway_open_connections", "rds_gateway_upstream_errors_total",
                 "rds_gateway_upstream_request_duration_seconds", "rds_gateway_upstream_requests_total",
             ])
         let lookups = try #require(families.first { $0.name == "rds_gateway_cache_lookups_total" })
@@ -29,6 +31,7 @@ struct GatewayMetricsTests {
         #expect(
             value(in: families, "rds_gateway_cache_evictions_total", ["repository": "weather", "level": "memory"]) == 1)
         #expect(value(in: families, "rds_gateway_open_connections", [:]) == 3)
+        #expect(value(in: families, "rds_gateway_inflight_body_bytes", [:]) == 4_096)
     }
 
     @Test func cacheResult_ReadsXCacheValues_InAnyLetterCase() {
