@@ -132,6 +132,25 @@ final class EventLoop: @unchecked Sendable {
         connections[connection.socket.fd] = nil
     }
 
+    /// Closes the connection this loop can best spare to make room for a new one: the
+    /// longest-idle one between requests, else the longest-running stream (Server-Sent Events).
+    /// Returns `false`, closing nothing, when every connection is in the middle of a request.
+    func closeConnectionToMakeRoom() -> Bool {
+        var idle: HTTPConnection?
+        var stream: HTTPConnection?
+        for connection in connections.values where !connection.isReserved {
+            let machine = connection.machine
+            if machine.isIdle {
+                if idle.map({ machine.idleSince < $0.machine.idleSince }) ?? true { idle = connection }
+            } else if machine.isStreaming {
+                if stream.map({ machine.idleSince < $0.machine.idleSince }) ?? true { stream = connection }
+            }
+        }
+        guard let victim = idle ?? stream else { return false }
+        victim.close()
+        return true
+    }
+
     /// Asks every connection to finish its current request and close (graceful shutdown).
     func drainConnections() {
         for connection in connections.values { connection.drain() }

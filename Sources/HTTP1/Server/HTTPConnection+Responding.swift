@@ -5,7 +5,9 @@ extension HTTPConnection {
     func dispatch(_ request: HTTPRequest) -> Bool {
         var request = request
         request.remoteAddress = remoteAddress
-        machine.requestReceived(keepAlive: request.headers.connectionKeepsAlive(version: request.version))
+        if isReserved, refusesOutsideReserve(request) { return false }
+        machine.requestReceived(
+            keepAlive: !isReserved && request.headers.connectionKeepsAlive(version: request.version))
         answeringMethod = request.method
         let handler = context.handler
         if let response = handler.respondImmediately(to: request) {
@@ -36,6 +38,7 @@ extension HTTPConnection {
             HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod)
         else { return responseSent() }
         flush()
+        machine.streamStarted()
         pump(stream)
         return false
     }

@@ -35,6 +35,8 @@ final class HTTPConnection: @unchecked Sendable {
     /// and dropped until the client closes or this instant passes (so it sees the response, not a reset).
     private var lingerDeadline: ContinuousClock.Instant?
 
+    /// Accepted into the reserve past `maxConnections`: answers `reservedPaths` only, then closes.
+    var isReserved = false
     private var isReadSuspended = false
     private var isWaitingToWrite = false
     private(set) var isClosed = false
