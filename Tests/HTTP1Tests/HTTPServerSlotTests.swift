@@ -63,6 +63,22 @@ struct HTTPServerSlotTests {
         }
     }
 
+    @Test func fullReserve_MakesRoomForHealthCheck_ByClosingSilentReserveConnection() async throws {
+        let configuration = HTTPServer.Configuration(
+            host: "127.0.0.1", port: 0, maxConnections: 1, reservedConnections: 1, eventLoopThreads: 1)
+        try await HTTPServer.withRunning(configuration, handler: handler) { server in
+            let slow = try await RawHTTPClient.connect(port: server.port)
+            try await slow.send("GET / HTTP/1.1\r\nHost: x\r\n")
+            let silent = try await RawHTTPClient.connect(port: server.port)
+            #expect(await server.waitUntilOpenConnections(2))
+            let probe = try await RawHTTPClient.connect(port: server.port)
+            try await probe.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(RawHTTPResponses.parse(await probe.readToEnd()).map(\.status) == [200])
+            #expect(await silent.isClosedByServer())
+            [slow, silent, probe].forEach { $0.close() }
+        }
+    }
+
     @Test func tricklingBody_IsClosed_ByRequestDeadline() async throws {
         let timeouts = HTTPServer.Configuration.Timeouts(
             headerRead: .seconds(30), bodyRead: .seconds(30), request: .milliseconds(300))

@@ -135,7 +135,9 @@ final class EventLoop: @unchecked Sendable {
     /// Closes the connection this loop can best spare to make room for a new one: the
     /// longest-idle one between requests, else the longest-running stream (Server-Sent Events).
     /// Returns `false`, closing nothing, when every connection is in the middle of a request.
-    func closeConnectionToMakeRoom() -> Bool {
+    /// - Parameter handingOverSlot: The new connection takes the closed one's place in the
+    ///   connection count (it was not counted in).
+    func closeConnectionToMakeRoom(handingOverSlot: Bool = false) -> Bool {
         var idle: HTTPConnection?
         var stream: HTTPConnection?
         for connection in connections.values where !connection.isReserved {
@@ -147,7 +149,23 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         guard let victim = idle ?? stream else { return false }
-        victim.close()
+        victim.close(releasingSlot: !handingOverSlot)
+        return true
+    }
+
+    /// Closes the oldest reserve connection that has not sent a whole request yet, handing its
+    /// place to a new reserve connection: clients that open connections and send nothing cannot
+    /// keep a health check out of the reserve. Returns `false` when there is none.
+    func closeReserveConnectionToMakeRoom() -> Bool {
+        let waiting = connections.values.filter { connection in
+            guard connection.isReserved else { return false }
+            switch connection.machine.state {
+            case .waitingForRequest, .readingHead, .readingBody: return true
+            case .responding, .closing, .closed: return false
+            }
+        }
+        guard let victim = waiting.min(by: { $0.machine.idleSince < $1.machine.idleSince }) else { return false }
+        victim.close(releasingSlot: false)
         return true
     }
 

@@ -225,7 +225,8 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Closes now: cancels the handler or stream task, leaves the loop, closes the descriptor.
-    func close() {
+    /// `releasingSlot: false` hands its place in the connection count to a new connection.
+    func close(releasingSlot: Bool = true) {
         guard !isClosed else { return }
         isClosed = true
         _ = machine.peerClosed()
@@ -235,7 +236,7 @@ final class HTTPConnection: @unchecked Sendable {
         drainWaiter = nil
         loop.remove(self)
         socket.close()
-        context.tracker.release()
+        if releasingSlot { context.tracker.release() }
         inbound = []
         outbound = []
     }

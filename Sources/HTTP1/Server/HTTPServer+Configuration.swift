@@ -16,7 +16,8 @@ extension HTTPServer {
         public var maxConnections: Int
         /// Connections accepted past `maxConnections` when no room can be made: each is answered
         /// for `reservedPaths` only (others get 503 and a close), and always with
-        /// `Connection: close`; past the reserve too, new connections are closed at once. Default 16.
+        /// `Connection: close`. With the reserve full, a new connection replaces the oldest reserve
+        /// connection still waiting for its request, or is closed at once. Default 16.
         public var reservedConnections: Int
         /// The paths a reserve connection answers, e.g. health checks. Default `["/health"]`.
         public var reservedPaths: Set<String>

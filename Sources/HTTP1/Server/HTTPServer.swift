@@ -84,19 +84,28 @@ public final class HTTPServer: Sendable {
 
     /// A listener that admits each accepted socket and starts its connection on the next loop;
     /// past `maxConnections` the loop first closes its longest-idle connection to make room, or
-    /// failing that serves the new one from the reserve; past the reserve the socket is closed.
+    /// failing that serves the new one from the reserve; with the reserve full too, the oldest
+    /// reserve connection still waiting for its request makes room, else the socket is closed.
     private func makeListener(address: SocketAddress, group: EventLoopGroup) throws -> SocketListener {
         let context = HTTPConnectionContext(handler: handler, configuration: configuration, tracker: tracker)
         let tracker = tracker
         return try SocketListener(address: address, backlog: configuration.backlog) { socket, peer in
             let admission = tracker.admit()
-            guard admission != .refused else { return socket.close() }
             socket.setNoDelay()
             let loop = group.next()
             let remoteAddress = peer.host
             loop.execute {
                 let connection = HTTPConnection(socket: socket, remoteAddress: remoteAddress, loop: loop, context: context)
-                if admission == .reserve, !loop.closeConnectionToMakeRoom() { connection.isReserved = true }
+                switch admission {
+                case .normal:
+                    break
+                case .reserve:
+                    connection.isReserved = !loop.closeConnectionToMakeRoom()
+                case .refused:
+                    if loop.closeConnectionToMakeRoom(handingOverSlot: true) { break }
+                    guard loop.closeReserveConnectionToMakeRoom() else { return socket.close() }
+                    connection.isReserved = true
+                }
                 connection.start()
             }
         }
