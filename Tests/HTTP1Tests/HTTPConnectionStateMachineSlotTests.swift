@@ -71,7 +71,8 @@ struct HTTPConnectionStateMachineSlotTests {
 
     @Test func tracker_AdmitsIntoReserve_PastMaximum_ThenRefuses() {
         let tracker = ConnectionTracker(maximum: 2, reserve: 1)
-        #expect([tracker.admit(), tracker.admit(), tracker.admit(), tracker.admit()] == [.normal, .normal, .reserve, .refused])
+        let admissions = (0..<4).map { _ in tracker.admit() }
+        #expect(admissions == [.normal, .normal, .reserve, .refused])
         tracker.release()
         #expect(tracker.admit() == .reserve)
         tracker.release()

@@ -34,7 +34,8 @@ struct HTTPServerLifecycleTests {
         } handle: { _ in
             HTTPResponse(status: 500)
         }
-        let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, maxConnections: 2, reservedConnections: 0)
+        let configuration = HTTPServer.Configuration(
+            host: "127.0.0.1", port: 0, maxConnections: 2, reservedConnections: 0)
         try await HTTPServer.withRunning(configuration, handler: handler) { server in
             var admitted: [RawHTTPClient] = []
             for _ in 0..<2 {

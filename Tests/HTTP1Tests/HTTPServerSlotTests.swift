@@ -12,17 +12,39 @@ struct HTTPServerSlotTests {
         HTTPResponse(status: 500)
     }
 
+    /// One event loop (so "the longest-idle connection of its loop" is the longest-idle of all).
+    func configuration(maxConnections: Int, reserve: Int) -> HTTPServer.Configuration {
+        HTTPServer.Configuration(
+            host: "127.0.0.1", port: 0, maxConnections: maxConnections, reservedConnections: reserve,
+            eventLoopThreads: 1)
+    }
+
+    /// Opens `count` connections one after the other, each sending `bytes`; with `answered`,
+    /// each waits for its answer (then sits idle, kept alive).
+    func connect(_ count: Int, to server: HTTPServer, sending bytes: String, answered: Bool = false) async throws
+        -> [RawHTTPClient]
+    {
+        var clients: [RawHTTPClient] = []
+        for _ in 0..<count {
+            let client = try await RawHTTPClient.connect(port: server.port)
+            try await client.send(bytes)
+            if answered { #expect(RawHTTPResponses.parse(await client.readResponses(1)).map(\.status) == [204]) }
+            clients.append(client)
+        }
+        return clients
+    }
+
+    /// Sends `GET path` on a new connection and reads until the server closes it.
+    func fetchOnce(_ path: String, from server: HTTPServer) async throws -> [RawHTTPResponses.Response] {
+        let client = try await RawHTTPClient.connect(port: server.port)
+        defer { client.close() }
+        try await client.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+        return RawHTTPResponses.parse(await client.readToEnd())
+    }
+
     @Test func full_ClosesLongestIdleConnection_AndServesNewClient() async throws {
-        let configuration = HTTPServer.Configuration(
-            host: "127.0.0.1", port: 0, maxConnections: 8, reservedConnections: 2, eventLoopThreads: 1)
-        try await HTTPServer.withRunning(configuration, handler: handler) { server in
-            var idle: [RawHTTPClient] = []
-            for _ in 0..<8 {
-                let client = try await RawHTTPClient.connect(port: server.port)
-                try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(RawHTTPResponses.parse(await client.readResponses(1)).map(\.status) == [204])
-                idle.append(client)
-            }
+        try await HTTPServer.withRunning(configuration(maxConnections: 8, reserve: 2), handler: handler) { server in
+            let idle = try await connect(8, to: server, sending: "GET / HTTP/1.1\r\nHost: x\r\n\r\n", answered: true)
             let newcomer = try await RawHTTPClient.connect(port: server.port)
             try await newcomer.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             let answer = RawHTTPResponses.parse(await newcomer.readResponses(1))
@@ -32,50 +54,32 @@ struct HTTPServerSlotTests {
             try await idle[1].send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(RawHTTPResponses.parse(await idle[1].readResponses(1)).map(\.status) == [204])
             newcomer.close()
-            idle.forEach { $0.close() }
+            for client in idle { client.close() }
         }
     }
 
     @Test func fullOfSlowHeads_AnswersHealthFromReserve_AndOthers503() async throws {
-        let configuration = HTTPServer.Configuration(
-            host: "127.0.0.1", port: 0, maxConnections: 2, reservedConnections: 1, eventLoopThreads: 1)
-        try await HTTPServer.withRunning(configuration, handler: handler) { server in
-            var slow: [RawHTTPClient] = []
-            for _ in 0..<2 {
-                let client = try await RawHTTPClient.connect(port: server.port)
-                try await client.send("GET / HTTP/1.1\r\nHost: x\r\n")
-                slow.append(client)
-            }
-            let probe = try await RawHTTPClient.connect(port: server.port)
-            try await probe.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            let health = RawHTTPResponses.parse(await probe.readToEnd())
+        try await HTTPServer.withRunning(configuration(maxConnections: 2, reserve: 1), handler: handler) { server in
+            let slow = try await connect(2, to: server, sending: "GET / HTTP/1.1\r\nHost: x\r\n")
+            let health = try await fetchOnce("/health", from: server)
             #expect(health.map(\.status) == [200])
             #expect(health.first?.header("Connection") == "close")
-            probe.close()
             #expect(await server.waitUntilNoOpenConnections(butFor: 2))
-            let other = try await RawHTTPClient.connect(port: server.port)
-            try await other.send("GET /anything HTTP/1.1\r\nHost: x\r\n\r\n")
-            let refused = RawHTTPResponses.parse(await other.readToEnd())
+            let refused = try await fetchOnce("/anything", from: server)
             #expect(refused.map(\.status) == [503])
             #expect(refused.first?.body.contains("server_full") == true)
-            other.close()
-            slow.forEach { $0.close() }
+            for client in slow { client.close() }
         }
     }
 
     @Test func fullReserve_MakesRoomForHealthCheck_ByClosingSilentReserveConnection() async throws {
-        let configuration = HTTPServer.Configuration(
-            host: "127.0.0.1", port: 0, maxConnections: 1, reservedConnections: 1, eventLoopThreads: 1)
-        try await HTTPServer.withRunning(configuration, handler: handler) { server in
-            let slow = try await RawHTTPClient.connect(port: server.port)
-            try await slow.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        try await HTTPServer.withRunning(configuration(maxConnections: 1, reserve: 1), handler: handler) { server in
+            let slow = try await connect(1, to: server, sending: "GET / HTTP/1.1\r\nHost: x\r\n")
             let silent = try await RawHTTPClient.connect(port: server.port)
             #expect(await server.waitUntilOpenConnections(2))
-            let probe = try await RawHTTPClient.connect(port: server.port)
-            try await probe.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(RawHTTPResponses.parse(await probe.readToEnd()).map(\.status) == [200])
+            #expect(try await fetchOnce("/health", from: server).map(\.status) == [200])
             #expect(await silent.isClosedByServer())
-            [slow, silent, probe].forEach { $0.close() }
+            for client in slow + [silent] { client.close() }
         }
     }
 

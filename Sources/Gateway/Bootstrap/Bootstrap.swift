@@ -61,7 +61,8 @@ public enum Bootstrap {
             configuration: container.configuration.server.httpConfiguration, handler: instrumented)
         container.metrics.observeOpenConnections { server.openConnections }
         container.metrics.registry.callback(
-            "rds_gateway_log_write_failures_total", help: "Log lines dropped because standard error could not take them.",
+            "rds_gateway_log_write_failures_total",
+            help: "Log lines dropped because standard error could not take them.",
             type: .counter, labelNames: []
         ).addReader { [MetricReading(labelValues: [], value: Double(JSONLinesLogger.failedWrites))] }
         return server

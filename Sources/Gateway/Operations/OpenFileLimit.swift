@@ -17,7 +17,9 @@ public struct OpenFileLimit: Sendable, Equatable {
     /// The limit now.
     public static var current: OpenFileLimit {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return OpenFileLimit(soft: 1_024, hard: 1_024) }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
+            return OpenFileLimit(soft: 1_024, hard: 1_024)
+        }
         return OpenFileLimit(soft: Self.clamped(limit.rlim_cur), hard: Self.clamped(limit.rlim_max))
     }
 

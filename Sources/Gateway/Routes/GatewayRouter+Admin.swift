@@ -3,7 +3,8 @@ import HTTP1
 import RDS
 
 extension GatewayRouter {
-    /// `POST /admin/reload`, `/admin/repositories`, `…/{name}/state?path=`, `…/{name}/refresh?path=[&wait=false]` and
+    /// `POST /admin/reload`, `/admin/repositories`, `…/{name}/state?path=`,
+    /// `…/{name}/refresh?path=[&wait=false]` and
     /// `…/{name}/cache[?path=]`, after the access check.
     func admin(_ request: HTTPRequest) async -> HTTPResponse {
         let path = request.path
@@ -14,7 +15,9 @@ extension GatewayRouter {
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2)
         if parts.first == "reload", parts.count == 1 {
-            guard request.method == .post else { return refuse(.methodNotAllowed, "POST only", path: path, allow: "POST") }
+            guard request.method == .post else {
+                return refuse(.methodNotAllowed, "POST only", path: path, allow: "POST")
+            }
             return await reloadConfiguration(path: path)
         }
         guard parts.first == "repositories" else {

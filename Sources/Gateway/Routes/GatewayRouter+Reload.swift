@@ -5,7 +5,8 @@ extension GatewayRouter {
     /// Problem saying why the running configuration stays.
     func reloadConfiguration(path: Substring) async -> HTTPResponse {
         guard let reload else {
-            return refuse(.reloadFailed, "This gateway was not started from a configuration file it can reload", path: path)
+            return refuse(
+                .reloadFailed, "This gateway was not started from a configuration file it can reload", path: path)
         }
         do {
             return JSONResponse.make(try await reload().jsonObject)

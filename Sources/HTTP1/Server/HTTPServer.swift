@@ -95,7 +95,8 @@ public final class HTTPServer: Sendable {
             let loop = group.next()
             let remoteAddress = peer.host
             loop.execute {
-                let connection = HTTPConnection(socket: socket, remoteAddress: remoteAddress, loop: loop, context: context)
+                let connection = HTTPConnection(
+                    socket: socket, remoteAddress: remoteAddress, loop: loop, context: context)
                 switch admission {
                 case .normal:
                     break
