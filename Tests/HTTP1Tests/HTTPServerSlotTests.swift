@@ -6,10 +6,32 @@ import Testing
 /// reserved paths, and a trickling request cannot hold its slot past the request deadline.
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPServerSlotTests {
-    let handler = ClosureHTTPHandler { request in
-        HTTPResponse(status: request.path == "/health" ? 200 : 204)
-    } handle: { _ in
-        HTTPResponse(status: 500)
+    /// Counts requests that reached `/hang`, which never answers (its connection stays mid-request).
+    let arrivals = AsyncStream.makeStream(of: Void.self)
+
+    /// `/stream` answers a stream that sends `hello` and never ends; `/hang` never answers;
+    /// `/health` 200, others 204.
+    var handler: ClosureHTTPHandler {
+        let arrived = arrivals.continuation
+        return ClosureHTTPHandler { request in
+            request.path == "/stream" || request.path == "/hang"
+                ? nil : HTTPResponse(status: request.path == "/health" ? 200 : 204)
+        } handle: { request in
+            guard request.path == "/hang" else {
+                return HTTPResponse(status: 200, body: .stream(AsyncStream { $0.yield(Array("hello".utf8)) }))
+            }
+            arrived.yield()
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(60)) }
+            return HTTPResponse(status: 500)
+        }
+    }
+
+    /// Opens `count` connections whose request reaches the handler and is never answered.
+    func hang(_ count: Int, on server: HTTPServer) async throws -> [RawHTTPClient] {
+        let clients = try await connect(count, to: server, sending: "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n")
+        var iterator = arrivals.stream.makeAsyncIterator()
+        for _ in 0..<count { await iterator.next() }
+        return clients
     }
 
     /// One event loop (so "the longest-idle connection of its loop" is the longest-idle of all).
@@ -34,12 +56,12 @@ struct HTTPServerSlotTests {
         return clients
     }
 
-    /// Sends `GET path` on a new connection and reads until the server closes it.
+    /// Sends `GET path` on a new connection and reads its answer.
     func fetchOnce(_ path: String, from server: HTTPServer) async throws -> [RawHTTPResponses.Response] {
         let client = try await RawHTTPClient.connect(port: server.port)
         defer { client.close() }
         try await client.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
-        return RawHTTPResponses.parse(await client.readToEnd())
+        return RawHTTPResponses.parse(await client.readResponses(1))
     }
 
     @Test func full_ClosesLongestIdleConnection_AndServesNewClient() async throws {
@@ -58,9 +80,22 @@ struct HTTPServerSlotTests {
         }
     }
 
-    @Test func fullOfSlowHeads_AnswersHealthFromReserve_AndOthers503() async throws {
+    @Test func full_ClosesIdleConnectionBeforeStream_AndStreamOnlyWhenNoneIsIdle() async throws {
         try await HTTPServer.withRunning(configuration(maxConnections: 2, reserve: 1), handler: handler) { server in
-            let slow = try await connect(2, to: server, sending: "GET / HTTP/1.1\r\nHost: x\r\n")
+            let stream = try await connect(1, to: server, sending: "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = await stream[0].read { String(decoding: $0, as: UTF8.self).contains("hello") }
+            let idle = try await connect(1, to: server, sending: "GET / HTTP/1.1\r\nHost: x\r\n\r\n", answered: true)
+            let busy = try await hang(1, on: server)
+            #expect(await idle[0].isClosedByServer())
+            #expect(try await fetchOnce("/health", from: server).map(\.status) == [200])
+            #expect(await stream[0].isClosedByServer())
+            for client in stream + idle + busy { client.close() }
+        }
+    }
+
+    @Test func fullOfBusyConnections_AnswersHealthFromReserve_AndOthers503() async throws {
+        try await HTTPServer.withRunning(configuration(maxConnections: 2, reserve: 1), handler: handler) { server in
+            let busy = try await hang(2, on: server)
             let health = try await fetchOnce("/health", from: server)
             #expect(health.map(\.status) == [200])
             #expect(health.first?.header("Connection") == "close")
@@ -68,18 +103,18 @@ struct HTTPServerSlotTests {
             let refused = try await fetchOnce("/anything", from: server)
             #expect(refused.map(\.status) == [503])
             #expect(refused.first?.body.contains("server_full") == true)
-            for client in slow { client.close() }
+            for client in busy { client.close() }
         }
     }
 
     @Test func fullReserve_MakesRoomForHealthCheck_ByClosingSilentReserveConnection() async throws {
         try await HTTPServer.withRunning(configuration(maxConnections: 1, reserve: 1), handler: handler) { server in
-            let slow = try await connect(1, to: server, sending: "GET / HTTP/1.1\r\nHost: x\r\n")
+            let busy = try await hang(1, on: server)
             let silent = try await RawHTTPClient.connect(port: server.port)
             #expect(await server.waitUntilOpenConnections(2))
             #expect(try await fetchOnce("/health", from: server).map(\.status) == [200])
             #expect(await silent.isClosedByServer())
-            for client in slow + [silent] { client.close() }
+            for client in busy + [silent] { client.close() }
         }
     }
 

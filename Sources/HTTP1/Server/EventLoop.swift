@@ -134,21 +134,15 @@ final class EventLoop: @unchecked Sendable {
 
     /// Closes the connection this loop can best spare to make room for a new one: the
     /// longest-idle one between requests, else the longest-running stream (Server-Sent Events).
-    /// Returns `false`, closing nothing, when every connection is in the middle of a request.
+    /// A connection whose next request is already waiting unread is not idle. Returns `false`,
+    /// closing nothing, when every connection is in the middle of a request.
     /// - Parameter handingOverSlot: The new connection takes the closed one's place in the
     ///   connection count (it was not counted in).
     func closeConnectionToMakeRoom(handingOverSlot: Bool = false) -> Bool {
-        var idle: HTTPConnection?
-        var stream: HTTPConnection?
-        for connection in connections.values where !connection.isReserved {
-            let machine = connection.machine
-            if machine.isIdle {
-                if idle.map({ machine.idleSince < $0.machine.idleSince }) ?? true { idle = connection }
-            } else if machine.isStreaming {
-                if stream.map({ machine.idleSince < $0.machine.idleSince }) ?? true { stream = connection }
-            }
-        }
-        guard let victim = idle ?? stream else { return false }
+        let spare = connections.values.filter { !$0.isReserved && ($0.machine.isIdle || $0.machine.isStreaming) }
+        let idle = spare.filter { $0.machine.isIdle }
+        let streams = spare.filter { $0.machine.isStreaming }
+        guard let victim = Self.longestIdleWithoutInput(idle) ?? Self.longestIdle(streams) else { return false }
         victim.close(releasingSlot: !handingOverSlot)
         return true
     }
@@ -164,9 +158,31 @@ final class EventLoop: @unchecked Sendable {
             case .responding, .closing, .closed: return false
             }
         }
-        guard let victim = waiting.min(by: { $0.machine.idleSince < $1.machine.idleSince }) else { return false }
+        guard let victim = Self.longestIdleWithoutInput(waiting) else { return false }
         victim.close(releasingSlot: false)
         return true
+    }
+
+    private static func longestIdle(_ connections: [HTTPConnection]) -> HTTPConnection? {
+        connections.min { $0.machine.idleSince < $1.machine.idleSince }
+    }
+
+    /// The longest-idle of `connections` with no unread input (a few are tried: input waiting
+    /// unread is a request arriving, whose connection is not idle after all).
+    private static func longestIdleWithoutInput(_ connections: [HTTPConnection]) -> HTTPConnection? {
+        var candidates = connections
+        for _ in 0..<8 {
+            guard let best = longestIdle(candidates) else { return nil }
+            if !hasUnreadInput(best) { return best }
+            candidates.removeAll { $0 === best }
+        }
+        return nil
+    }
+
+    /// Whether bytes wait in the socket that the loop has not read yet (a request arriving).
+    private static func hasUnreadInput(_ connection: HTTPConnection) -> Bool {
+        var byte: UInt8 = 0
+        return Glibc.recv(connection.socket.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
     }
 
     /// Asks every connection to finish its current request and close (graceful shutdown).
