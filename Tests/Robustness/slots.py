@@ -3,8 +3,10 @@
 
 Starts the built gateway (release if built, else debug; or --binary) with Config/gateway.json on a
 free loopback port, then for each case holds many connections open while a poller opens a new
-connection for `GET /health` every 10 ms and measures its latency (connect to last byte):
+connection for `GET /health` every 10 ms and measures its latency (connect to last byte). The
+connections are opened and held by a second process, so the poller never waits on them:
 
+  baseline     nothing held: the machine's own noise (other processes, scheduling)
   idle         2,000 connections that send nothing
   sse          1,030 Server-Sent Events streams (`/weather/london`, Accept: text/event-stream)
   slow-header  1,500 clients sending a request head one header line per second
@@ -20,6 +22,7 @@ Loopback only. Needs an open-files limit above ~3,600 (raised to the hard limit 
 
 import argparse
 import json
+import multiprocessing
 import os
 import resource
 import socket
@@ -105,36 +108,49 @@ def still_open(sockets):
 
 
 CASES = [
+    ("baseline", 0, b"", None),
     ("idle", 2000, b"", None),
     ("sse", 1030, b"GET /weather/london HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n", None),
     ("slow-header", 1500, b"GET /weather/london HTTP/1.1\r\nHost: x\r\n", b"X-Slow: 1\r\n"),
 ]
 
 
-def run_case(port, name, count, first_bytes, trickle, hold):
-    poller = Poller(port)
-    poller.start()
+def hold(port, count, first_bytes, trickle, stop, results):
+    """In a process of its own (so the poller never waits for this one's interpreter lock):
+    opens the connections, trickles, and reports how many were opened and are still open."""
     held = open_many(port, count, first_bytes)
-    deadline = time.time() + hold
-    while time.time() < deadline:
-        time.sleep(1)
+    while not stop.wait(1):
         if trickle:
             for s in held:
                 try:
                     s.sendall(trickle)
                 except OSError:
                     pass
-    poller.stop.set()
-    poller.join()
-    alive = still_open(held)
+    results.put((len(held), still_open(held)))
     for s in held:
         s.close()
+
+
+def run_case(port, name, count, first_bytes, trickle, hold_seconds):
+    poller = Poller(port)
+    poller.start()
+    stop = multiprocessing.Event()
+    results = multiprocessing.Queue()
+    holder = multiprocessing.Process(target=hold, args=(port, count, first_bytes, trickle, stop, results))
+    holder.start()
+    time.sleep(hold_seconds)
+    stop.set()
+    opened, alive = results.get()
+    holder.join()
+    poller.stop.set()
+    poller.join()
     samples = sorted(poller.samples)
     p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))] if samples else float("nan")
     worst = samples[-1] if samples else float("nan")
     return {
-        "case": name, "held": count, "opened": len(held), "open_at_end": alive, "polls": len(samples),
+        "case": name, "held": count, "opened": opened, "open_at_end": alive, "polls": len(samples),
         "failed": poller.failures, "max_ms": worst, "p99_ms": p99,
+        "over_goal": sum(1 for sample in samples if sample > GOAL_MS),
     }
 
 
@@ -154,7 +170,7 @@ def start_gateway(binary, config_path, port):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary")
-    parser.add_argument("--hold", type=float, default=4.0, help="seconds each case holds its connections")
+    parser.add_argument("--hold", type=float, default=6.0, help="seconds each case runs (opening, then holding)")
     args = parser.parse_args()
     binary = args.binary or next(
         (p for p in (os.path.join(ROOT, ".build", c, "rds-gateway") for c in ("release", "debug")) if os.path.exists(p)),
@@ -176,9 +192,10 @@ def main():
             json.dump(config, f)
         configs.append((label, path))
 
-    print(f"binary: {os.path.relpath(binary, ROOT)}; open-files limit {hard}; goal: /health within {GOAL_MS:.0f} ms")
+    print(f"binary: {os.path.relpath(binary, ROOT)}; open-files limit {hard}; goal: /health within {GOAL_MS:.0f} ms; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'limit':<20} {'case':<12} {'held':>5} {'open@end':>8} {'polls':>5} {'failed':>6} "
-          f"{'max ms':>8} {'p99 ms':>8}  goal")
+          f"{'max ms':>8} {'p99 ms':>8} {'>50ms':>5}  goal")
     ok = True
     for label, path in configs:
         port = free_port()
@@ -189,7 +206,8 @@ def main():
                 met = r["failed"] == 0 and r["max_ms"] <= GOAL_MS
                 ok = ok and met
                 print(f"{label:<20} {r['case']:<12} {r['held']:>5} {r['open_at_end']:>8} {r['polls']:>5} "
-                      f"{r['failed']:>6} {r['max_ms']:>8.1f} {r['p99_ms']:>8.1f}  {'met' if met else 'MISSED'}",
+                      f"{r['failed']:>6} {r['max_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['over_goal']:>5}  "
+                      f"{'met' if met else 'MISSED'}",
                       flush=True)
                 time.sleep(1)
         finally:
