@@ -68,7 +68,7 @@ public enum GatewayCommand {
     }
 
     private static func serve(_ options: CommandLineOptions, environment: [String: String]) async -> Int32 {
-        OperatorSignals.ignoreBrokenPipes()
+        OperatorSignals.ignoreAtStartUp()
         let openFiles = OpenFileLimit.raiseToHard()
         let configuration: GatewayConfiguration
         let source: String

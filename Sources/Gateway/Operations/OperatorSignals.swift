@@ -6,9 +6,10 @@ import RDS
 /// ending the process; a dropped log line is counted), `SIGUSR1` and `SIGUSR2` are logged and
 /// ignored, and `SIGHUP` reloads the configuration.
 public enum OperatorSignals {
-    /// Ignores `SIGPIPE` process-wide; call first thing at start-up.
-    public static func ignoreBrokenPipes() {
-        signal(SIGPIPE, SIG_IGN)
+    /// Ignores `SIGPIPE` process-wide, and `SIGHUP`, `SIGUSR1` and `SIGUSR2` until their
+    /// handlers are installed (their default action ends the process); call first at start-up.
+    public static func ignoreAtStartUp() {
+        for number in [SIGPIPE, SIGHUP, SIGUSR1, SIGUSR2] { signal(number, SIG_IGN) }
     }
 
     /// Logs and otherwise ignores `SIGUSR1` and `SIGUSR2`.
