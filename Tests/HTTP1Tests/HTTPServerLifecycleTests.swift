@@ -45,6 +45,7 @@ struct HTTPServerLifecycleTests {
             }
             let refused = try await RawHTTPClient.connect(port: server.port)
             #expect(await refused.isClosedByServer())
+            #expect(server.slotCounts == HTTPServer.SlotCounts(refused: 1))
             refused.close()
             admitted.removeFirst().close()
             #expect(await server.waitUntilNoOpenConnections(butFor: 1))

@@ -73,6 +73,7 @@ struct HTTPServerSlotTests {
             #expect(answer.map(\.status) == [204])
             #expect(answer.first?.header("Connection") != "close")
             #expect(await idle[0].isClosedByServer())
+            #expect(server.slotCounts == HTTPServer.SlotCounts(madeRoom: 1))
             try await idle[1].send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(RawHTTPResponses.parse(await idle[1].readResponses(1)).map(\.status) == [204])
             newcomer.close()
@@ -103,6 +104,7 @@ struct HTTPServerSlotTests {
             let refused = try await fetchOnce("/anything", from: server)
             #expect(refused.map(\.status) == [503])
             #expect(refused.first?.body.contains("server_full") == true)
+            #expect(server.slotCounts == HTTPServer.SlotCounts(servedFromReserve: 2))
             for client in busy { client.close() }
         }
     }

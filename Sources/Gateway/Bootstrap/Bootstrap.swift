@@ -65,6 +65,19 @@ public enum Bootstrap {
             help: "Log lines dropped because standard error could not take them.",
             type: .counter, labelNames: []
         ).addReader { [MetricReading(labelValues: [], value: Double(JSONLinesLogger.failedWrites))] }
+        container.metrics.registry.callback(
+            "rds_gateway_connections_when_full_total",
+            help: "New connections that found every slot taken, by outcome: made_room (an idle connection "
+                + "was closed for it), reserve (served health checks only), refused (closed at once).",
+            type: .counter, labelNames: ["outcome"]
+        ).addReader {
+            let counts = server.slotCounts
+            return [
+                MetricReading(labelValues: ["made_room"], value: Double(counts.madeRoom)),
+                MetricReading(labelValues: ["reserve"], value: Double(counts.servedFromReserve)),
+                MetricReading(labelValues: ["refused"], value: Double(counts.refused)),
+            ]
+        }
         return server
     }
 

@@ -17,6 +17,7 @@ final class ConnectionTracker: Sendable {
     private struct State {
         var open = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
+        var slotCounts = HTTPServer.SlotCounts()
     }
 
     private let maximum: Int
@@ -40,6 +41,14 @@ final class ConnectionTracker: Sendable {
             if admission != .refused { state.open += 1 }
             return admission
         }
+    }
+
+    /// What happened to connections that found the server full.
+    var slotCounts: HTTPServer.SlotCounts { state.withLock { $0.slotCounts } }
+
+    /// Records what a loop did with a connection admitted past the maximum.
+    func record(_ outcome: WritableKeyPath<HTTPServer.SlotCounts, Int>) {
+        state.withLock { $0.slotCounts[keyPath: outcome] += 1 }
     }
 
     /// Counts a closed connection out.

@@ -32,7 +32,7 @@ public final class HTTPServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
     private let handler: any HTTPHandler
-    private let tracker: ConnectionTracker
+    let tracker: ConnectionTracker
     private let state = Mutex(State())
 
     /// Creates a server; nothing is bound until `start()`.
@@ -104,9 +104,13 @@ public final class HTTPServer: Sendable {
                     connection.isReserved = !loop.closeConnectionToMakeRoom()
                 case .refused:
                     if loop.closeConnectionToMakeRoom(handingOverSlot: true) { break }
-                    guard loop.closeReserveConnectionToMakeRoom() else { return socket.close() }
+                    guard loop.closeReserveConnectionToMakeRoom() else {
+                        tracker.record(\.refused)
+                        return socket.close()
+                    }
                     connection.isReserved = true
                 }
+                if admission != .normal { tracker.record(connection.isReserved ? \.servedFromReserve : \.madeRoom) }
                 connection.start()
             }
         }
