@@ -30,11 +30,15 @@ public final class GatewayDependencyContainer: Sendable {
     /// The bytes held for upstream answers still arriving, when the transport counts them.
     public let inFlightBodies: HTTPBodyBudget?
 
-    private let factories: [String: RepositoryFactory<ResourceKey, Representation>]
-    private let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
-    private let diskLevels: [String: FileDatastore<ResourceKey, Representation>]
+    let factories: [String: RepositoryFactory<ResourceKey, Representation>]
+    let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
+    let diskLevels: [String: FileDatastore<ResourceKey, Representation>]
+    let stores: [String: RepositoryStore<ResourceKey, Representation>]
     /// Repositories whose disk folder could not be opened, with the reason; they run memory-only.
     public let diskProblems: [String: String]
+    /// The repositories taken over unchanged from the container this one replaced.
+    public let keptRepositories: Set<String>
+    let transport: any Transport
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -45,85 +49,78 @@ public final class GatewayDependencyContainer: Sendable {
     ///   - logger: The logger.
     ///   - transport: Carries every upstream call (measured per service).
     ///   - inFlightBodies: The budget `transport` holds arriving answers in, if any (for reports).
+    ///   - previous: The container this one replaces (a configuration reload): its metrics,
+    ///     readiness and event fan-out carry on, and each repository whose settings and service are
+    ///     unchanged keeps its store (cached entries, subscribers, fetches in flight) and its levels.
     /// - Throws: ``ConfigurationError`` when a service has no base URL or a template does not parse.
     public init(
         configuration: GatewayConfiguration, baseURLs: [String: URL], embeddedDemo: EmbeddedDemo? = nil,
-        clock: any ClockProvider, logger: any Logger, transport: any Transport, inFlightBodies: HTTPBodyBudget? = nil
+        clock: any ClockProvider, logger: any Logger, transport: any Transport, inFlightBodies: HTTPBodyBudget? = nil,
+        reusing previous: GatewayDependencyContainer? = nil
     ) throws(ConfigurationError) {
         self.inFlightBodies = inFlightBodies
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
         self.embeddedDemo = embeddedDemo
-        self.events = EventFanOut(clock: clock)
-        let metrics = GatewayMetrics()
-        let readiness = Readiness(
-            cacheDirectory: configuration.cache.disk.map { URL(fileURLWithPath: $0.path) },
-            services: configuration.services.keys.sorted(), clock: clock)
+        self.transport = transport
+        self.events = previous?.events ?? EventFanOut(clock: clock)
+        let metrics = previous?.metrics ?? GatewayMetrics()
+        let readiness =
+            previous?.readiness
+            ?? Readiness(
+                cacheDirectory: configuration.cache.disk.map { URL(fileURLWithPath: $0.path) },
+                services: configuration.services.keys.sorted(), clock: clock)
+        readiness.track(services: configuration.services.keys.sorted())
         self.metrics = metrics
-        if let inFlightBodies { metrics.observeInFlightBodyBytes { inFlightBodies.bytesInUse } }
+        if let inFlightBodies, previous == nil { metrics.observeInFlightBodyBytes { inFlightBodies.bytesInUse } }
         self.readiness = readiness
-        let names = configuration.repositoryNames
-        let share = max(1, names.count)
-        let memory = configuration.cache.memory
-        var routes: [RepositoryRoute] = []
-        var factories: [String: RepositoryFactory<ResourceKey, Representation>] = [:]
-        var memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>] = [:]
-        var diskLevels: [String: FileDatastore<ResourceKey, Representation>] = [:]
-        var diskProblems: [String: String] = [:]
-        for name in names {
-            guard let settings = configuration.repositories[name] else { continue }
-            let route: RepositoryRoute
-            do {
-                route = try RepositoryRoute(name: name, settings: settings)
-            } catch {
-                throw ConfigurationError(file: "<configuration>", keyPath: "repositories.\(name)", problem: "\(error)")
-            }
-            guard let service = configuration.services[settings.service], let baseURL = baseURLs[settings.service]
-            else {
-                throw ConfigurationError(
-                    file: "<configuration>", keyPath: "repositories.\(name).service",
-                    problem: "no base URL for the service \"\(settings.service)\"")
-            }
-            let level1 = MemoryDatastore<ResourceKey, Representation>(
-                maxBytes: max(1, memory.maxBytes / share), maxEntries: max(1, memory.maxEntries / share))
-            let datastore: any Datastore<ResourceKey, Representation>
-            if let disk = configuration.cache.disk {
-                let folder = URL(fileURLWithPath: disk.path).appendingPathComponent(name, isDirectory: true)
-                do {
-                    let level2 = try FileDatastore<ResourceKey, Representation>(
-                        directory: folder, maxBytes: disk.maxBytes.map { max(1, $0 / share) })
-                    datastore = TwoLevelDatastore(l1: level1, l2: level2, logger: logger)
-                    diskLevels[name] = level2
-                    metrics.observeCache(repository: name, level: "disk") { level2.statistics }
-                } catch {
-                    diskProblems[name] = ErrorChain(error).links.map(\.message).joined(separator: ": ")
-                    logger.log(
-                        .error, "disk_cache_unavailable", ["repository": .string(name), "path": .string(folder.path)])
-                    datastore = level1
-                }
+        var parts = Parts()
+        for name in configuration.repositoryNames {
+            if let previous, previous.isUnchanged(name, in: configuration) {
+                parts.take(name, from: previous)
             } else {
-                datastore = level1
+                try parts.build(
+                    name, configuration: configuration, baseURLs: baseURLs, clock: clock, logger: logger,
+                    transport: transport, metrics: metrics, readiness: readiness)
             }
-            let store = RepositoryStore(datastore: datastore, clock: clock, logger: logger)
-            let measured = InstrumentedTransport(
-                wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
-            let httpService = Self.makeService(
-                named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
-                transport: measured, clock: clock)
-            factories[name] = RepositoryFactory(
-                name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
-            memoryLevels[name] = level1
-            metrics.registerRepository(name)
-            metrics.observeCache(repository: name, level: "memory") { level1.statistics }
-            metrics.observeCoalescedWaiters(repository: name) { store.coalescedWaiters }
-            routes.append(route)
         }
-        self.routes = routes
-        self.factories = factories
-        self.memoryLevels = memoryLevels
-        self.diskLevels = diskLevels
-        self.diskProblems = diskProblems
+        for route in previous?.routes ?? [] where !parts.kept.contains(route.name) {
+            metrics.forgetRepository(route.name)
+        }
+        for name in parts.built {
+            Self.observe(name, parts: parts, metrics: metrics)
+        }
+        self.routes = parts.routes
+        self.factories = parts.factories
+        self.memoryLevels = parts.memoryLevels
+        self.diskLevels = parts.diskLevels
+        self.diskProblems = parts.diskProblems
+        self.stores = parts.stores
+        self.keptRepositories = parts.kept
+    }
+
+    /// `true` when the repository `name` of this container can serve `configuration` as it is:
+    /// its settings, its service's settings and the cache settings are the same.
+    func isUnchanged(_ name: String, in configuration: GatewayConfiguration) -> Bool {
+        guard let settings = configuration.repositories[name], settings == self.configuration.repositories[name],
+            configuration.services[settings.service] == self.configuration.services[settings.service],
+            configuration.cache == self.configuration.cache, factories[name] != nil
+        else { return false }
+        return true
+    }
+
+    private static func observe(_ name: String, parts: Parts, metrics: GatewayMetrics) {
+        metrics.registerRepository(name)
+        if let level1 = parts.memoryLevels[name] {
+            metrics.observeCache(repository: name, level: "memory") { level1.statistics }
+        }
+        if let level2 = parts.diskLevels[name] {
+            metrics.observeCache(repository: name, level: "disk") { level2.statistics }
+        }
+        if let store = parts.stores[name] {
+            metrics.observeCoalescedWaiters(repository: name) { store.coalescedWaiters }
+        }
     }
 
     /// A repository over the shared store of `name`; `nil` for an unknown name. Synchronous and cheap.
@@ -140,28 +137,4 @@ public final class GatewayDependencyContainer: Sendable {
     /// The disk level's entry files, bytes and evictions of the repository `name`; `nil` when it
     /// has no disk level (none configured, or its folder could not be opened).
     public func diskStatistics(named name: String) -> DatastoreStatistics? { diskLevels[name]?.statistics }
-
-    private static func makeService(
-        named name: String, settings: ServiceSettings, baseURL: URL, forwarding repository: RepositorySettings,
-        transport: any Transport, clock: any ClockProvider
-    ) -> HTTPService {
-        HTTPService(
-            name: name, baseURL: baseURL, timeouts: settings.timeouts,
-            defaultHeaders: HTTPHeaders(
-                settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
-            apiKey: settings.apiKey.map(Self.makeAPIKey), forwardedHeaders: repository.forwardedHeaderList,
-            transport: transport, clock: clock)
-    }
-
-    private static func makeAPIKey(_ settings: APIKeySettings) -> UpstreamAPIKey {
-        let provider: any APIKeyProvider =
-            if let variable = settings.env {
-                EnvironmentAPIKeyProvider(variable: variable)
-            } else {
-                FileAPIKeyProvider(path: settings.file ?? "")
-            }
-        let placement: UpstreamAPIKey.Placement =
-            if let header = settings.header { .header(header) } else { .queryParameter(settings.query ?? "") }
-        return UpstreamAPIKey(provider: provider, placement: placement)
-    }
 }

@@ -13,13 +13,16 @@ public enum Bootstrap {
     ///   - logger: The process's logger.
     ///   - transport: Carries upstream calls; by default ``SchemeTransport/standard()`` (our own
     ///     pooled HTTP/1.1 client for `http://`, URLSession for `https://`), one for the process.
+    ///   - previous: The container being replaced by a reload: its demo upstream, transport,
+    ///     metrics, readiness and unchanged repositories carry on.
     /// - Throws: ``ConfigurationError``, or `SocketError` when the demo cannot bind a loopback port.
     public static func makeContainer(
         configuration: GatewayConfiguration, clock: any ClockProvider = SystemClock(), logger: any Logger,
-        transport: (any Transport)? = nil
+        transport: (any Transport)? = nil, reusing previous: GatewayDependencyContainer? = nil
     ) async throws -> GatewayDependencyContainer {
         let usesDemo = configuration.services.values.contains { $0.baseURL == ServiceSettings.embeddedDemo }
-        let demo = usesDemo ? try await EmbeddedDemo.start() : nil
+        let startsDemo = usesDemo && previous?.embeddedDemo == nil
+        let demo = startsDemo ? try await EmbeddedDemo.start() : previous?.embeddedDemo
         var baseURLs: [String: URL] = [:]
         for (name, service) in configuration.services {
             if service.baseURL == ServiceSettings.embeddedDemo {
@@ -28,27 +31,55 @@ public enum Bootstrap {
                 baseURLs[name] = url
             }
         }
-        let budget = HTTPBodyBudget(limit: configuration.cache.inFlightBodyBytes)
+        let budget = previous?.inFlightBodies ?? HTTPBodyBudget(limit: configuration.cache.inFlightBodyBytes)
         do {
             return try GatewayDependencyContainer(
                 configuration: configuration, baseURLs: baseURLs, embeddedDemo: demo, clock: clock, logger: logger,
-                transport: transport ?? SchemeTransport.standard(bodyBudget: budget), inFlightBodies: budget)
+                transport: transport ?? previous?.transport ?? SchemeTransport.standard(bodyBudget: budget),
+                inFlightBodies: budget, reusing: previous)
         } catch {
-            await demo?.server.shutdown(gracePeriod: Duration.zero)
+            if startsDemo { await demo?.server.shutdown(gracePeriod: Duration.zero) }
             throw error
         }
     }
 
     /// The gateway's HTTP server (not started): the router behind the operations endpoints
-    /// (`/metrics`, `/health/ready`) and the per-request metrics and logs.
+    /// (`/metrics`, `/health/ready`) and the per-request metrics and logs. Without `reloader`
+    /// the configuration is fixed (and `POST /admin/reload` answers that it cannot reload).
     public static func makeServer(container: GatewayDependencyContainer) -> HTTPServer {
-        let router = GatewayRouter(container: container, demo: container.embeddedDemo?.handler)
-        let operations = OperationsHandler(wrapping: router, metrics: container.metrics, readiness: container.readiness)
+        makeServer(handler: ReloadableHandler(container: container), container: container)
+    }
+
+    /// The gateway's HTTP server (not started) over the reloader's current configuration; a
+    /// reload swaps its router without touching the server's connections.
+    public static func makeServer(reloader: GatewayReloader) -> HTTPServer {
+        makeServer(handler: reloader.handler, container: reloader.handler.container)
+    }
+
+    private static func makeServer(handler: ReloadableHandler, container: GatewayDependencyContainer) -> HTTPServer {
         let instrumented = InstrumentedHandler(
-            wrapping: operations, metrics: container.metrics, logger: container.logger, classify: router.classify)
+            wrapping: handler, metrics: container.metrics, logger: container.logger, classify: handler.classify)
         let server = HTTPServer(
             configuration: container.configuration.server.httpConfiguration, handler: instrumented)
         container.metrics.observeOpenConnections { server.openConnections }
+        container.metrics.registry.callback(
+            "rds_gateway_log_write_failures_total",
+            help: "Log lines dropped because standard error could not take them.",
+            type: .counter, labelNames: []
+        ).addReader { [MetricReading(labelValues: [], value: Double(JSONLinesLogger.failedWrites))] }
+        container.metrics.registry.callback(
+            "rds_gateway_connections_when_full_total",
+            help: "New connections that found every slot taken, by outcome: made_room (an idle connection "
+                + "was closed for it), reserve (served health checks only), refused (closed at once).",
+            type: .counter, labelNames: ["outcome"]
+        ).addReader {
+            let counts = server.slotCounts
+            return [
+                MetricReading(labelValues: ["made_room"], value: Double(counts.madeRoom)),
+                MetricReading(labelValues: ["reserve"], value: Double(counts.servedFromReserve)),
+                MetricReading(labelValues: ["refused"], value: Double(counts.refused)),
+            ]
+        }
         return server
     }
 

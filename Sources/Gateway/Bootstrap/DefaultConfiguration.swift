@@ -11,7 +11,7 @@ enum DefaultConfiguration {
             "host": "127.0.0.1",
             "port": 8080,
             "adminToken": "${RDS_ADMIN_TOKEN:-}",
-            "limits": { "maxHeaderBytes": 16384, "maxBodyBytes": 1048576, "maxConnections": 1024 },
+            "limits": { "maxHeaderBytes": 16384, "maxBodyBytes": 1048576 },
             "timeouts": { "idle": 60, "request": 30, "shutdownGrace": 10 }
           },
           "cache": {

@@ -68,6 +68,8 @@ public enum GatewayCommand {
     }
 
     private static func serve(_ options: CommandLineOptions, environment: [String: String]) async -> Int32 {
+        OperatorSignals.ignoreAtStartUp()
+        let openFiles = OpenFileLimit.raiseToHard()
         let configuration: GatewayConfiguration
         let source: String
         do {
@@ -88,6 +90,14 @@ public enum GatewayCommand {
         // Installed first, so a signal during start-up (demo, datastores, bind) is not lost.
         let signals = ShutdownSignals { number in logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))])
         }
+        OperatorSignals.ignoreUserSignals(logger: logger)
+        logger.log(
+            .info, "open_files_limit",
+            [
+                "before": .int(openFiles.before.soft), "soft": .int(openFiles.after.soft),
+                "hard": .int(openFiles.after.hard),
+                "max_connections": .int(configuration.server.limits.maxConnections),
+            ])
         let container: GatewayDependencyContainer
         do {
             container = try await Bootstrap.makeContainer(configuration: configuration, logger: logger)
@@ -95,7 +105,10 @@ public enum GatewayCommand {
             printError("rds-gateway: cannot start: \(ErrorChain(error).links.map(\.message).joined(separator: ": "))")
             return 1
         }
-        let server = Bootstrap.makeServer(container: container)
+        let reloader = GatewayReloader(container: container) {
+            try loadConfiguration(options, environment: environment)
+        }
+        let server = Bootstrap.makeServer(reloader: reloader)
         let address = "\(configuration.server.host):\(configuration.server.port)"
         do {
             try await server.start()
@@ -105,13 +118,14 @@ public enum GatewayCommand {
             return 1
         }
         logStart(container, server: server, source: source)
+        OperatorSignals.reloadOnHangUp(reloader, logger: logger)
         let warmUp = Task { await Bootstrap.warmUp(container: container) }
         let signal = await signals.first()
         logger.log(.info, "shutdown_started", ["signal": .int(Int(signal))])
         warmUp.cancel()
         let grace = Duration.milliseconds(Int64(configuration.server.timeouts.shutdownGrace * 1000))
         await server.shutdown(gracePeriod: grace)
-        await Bootstrap.shutdown(container: container)
+        await Bootstrap.shutdown(container: reloader.handler.container)
         logger.log(.info, "stopped", [:])
         return 0
     }

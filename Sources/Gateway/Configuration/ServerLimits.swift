@@ -4,7 +4,10 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
     public var maxHeaderBytes: Int
     /// The largest request body, in bytes.
     public var maxBodyBytes: Int
-    /// The most connections open at once.
+    /// The most connections open at once (past it, the longest-idle one is closed to make room,
+    /// and a small reserve keeps `/health`, `/health/ready` and `/metrics` answering). Default:
+    /// the open-files limit (raised to its hard limit at start-up) minus a margin, see
+    /// ``OpenFileLimit/connectionBudget``.
     public var maxConnections: Int
     /// Seconds a Server-Sent Events subscriber may stay behind (events queued it has not read)
     /// before it is closed; it skips to the newest state meanwhile. 0 < value <= 86,400; default 30.
@@ -12,12 +15,12 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
 
     /// Creates limits.
     public init(
-        maxHeaderBytes: Int = 16_384, maxBodyBytes: Int = 1_048_576, maxConnections: Int = 1_024,
+        maxHeaderBytes: Int = 16_384, maxBodyBytes: Int = 1_048_576, maxConnections: Int? = nil,
         sseMaxLag: Double = 30
     ) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
-        self.maxConnections = maxConnections
+        self.maxConnections = maxConnections ?? OpenFileLimit.current.connectionBudget
         self.sseMaxLag = sseMaxLag
     }
 

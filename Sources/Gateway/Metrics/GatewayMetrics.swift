@@ -102,7 +102,9 @@ public final class GatewayMetrics: Sendable {
     /// Reads a repository's count of reads that joined an upstream call already under way
     /// (``RepositoryStore/coalescedWaiters``) at every rendering.
     public func observeCoalescedWaiters(repository: String, count: @escaping @Sendable () -> Int) {
-        coalescedWaiters.addReader { [MetricReading(labelValues: [repository], value: Double(count()))] }
+        coalescedWaiters.addReader(owner: repository) {
+            [MetricReading(labelValues: [repository], value: Double(count()))]
+        }
     }
 
     /// Counts one upstream call and its latency; `errorCode` (e.g. `upstream_timeout`) when it failed.
@@ -122,12 +124,22 @@ public final class GatewayMetrics: Sendable {
     public func observeCache(
         repository: String, level: String, statistics: @escaping @Sendable () -> DatastoreStatistics
     ) {
-        cacheEntries.addReader {
+        cacheEntries.addReader(owner: repository) {
             [MetricReading(labelValues: [repository, level], value: Double(statistics().entries))]
         }
-        cacheBytes.addReader { [MetricReading(labelValues: [repository, level], value: Double(statistics().bytes))] }
-        cacheEvictions.addReader {
+        cacheBytes.addReader(owner: repository) {
+            [MetricReading(labelValues: [repository, level], value: Double(statistics().bytes))]
+        }
+        cacheEvictions.addReader(owner: repository) {
             [MetricReading(labelValues: [repository, level], value: Double(statistics().evictions))]
+        }
+    }
+
+    /// Stops reading the cache and coalescing figures of `repository` (removed or rebuilt by a
+    /// configuration reload); its counters keep their values.
+    public func forgetRepository(_ repository: String) {
+        for metric in [cacheEntries, cacheBytes, cacheEvictions, coalescedWaiters] {
+            metric.removeReaders(owner: repository)
         }
     }
 

@@ -41,7 +41,7 @@ public final class MetricsRegistry: Sendable {
         register(MetricFamily(name: name, help: help, makeSeries: { Histogram(upperBounds: buckets) }))
     }
 
-    /// Registers a counter or gauge read by callbacks (see ``CallbackMetric/addReader(_:)``).
+    /// Registers a counter or gauge read by callbacks (see ``CallbackMetric/addReader(owner:_:)``).
     public func callback(_ name: String, help: String, type: MetricType, labelNames: [String]) -> CallbackMetric {
         precondition(type != .histogram, "callback metric \(name) must be a counter or a gauge")
         return register(CallbackMetric(name: name, help: help, type: type, labelNames: labelNames))

@@ -26,6 +26,15 @@ public final class Readiness: Sendable {
         state = Mutex(State(upstreams: upstreams))
     }
 
+    /// Lists exactly `services` from now on (after a configuration reload): new ones start with
+    /// no outcome, removed ones are dropped, the others keep their recent status.
+    public func track(services: [String]) {
+        state.withLock { state in
+            state.upstreams = Dictionary(
+                services.map { ($0, state.upstreams[$0] ?? UpstreamHealth(service: $0)) }) { first, _ in first }
+        }
+    }
+
     /// Marks a warm-up as running; the gateway is not ready until each has finished.
     public func warmUpStarted() {
         state.withLock { $0.warmUpsRunning += 1 }

@@ -19,6 +19,8 @@ public enum GatewayErrorKind: String, Sendable {
     case forbidden = "admin_forbidden"
     /// No repository by that name (404).
     case repositoryNotFound = "repository_not_found"
+    /// A configuration reload was refused: the file is invalid, or reloading is not set up (422).
+    case reloadFailed = "reload_failed"
 
     /// The HTTP status answered for this kind.
     public var status: Int {
@@ -28,6 +30,7 @@ public enum GatewayErrorKind: String, Sendable {
         case .pathTraversal, .badRequest: 400
         case .unauthorized: 401
         case .forbidden: 403
+        case .reloadFailed: 422
         }
     }
 }

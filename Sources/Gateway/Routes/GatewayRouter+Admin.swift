@@ -3,7 +3,8 @@ import HTTP1
 import RDS
 
 extension GatewayRouter {
-    /// `/admin/repositories`, `…/{name}/state?path=`, `…/{name}/refresh?path=[&wait=false]` and
+    /// `POST /admin/reload`, `/admin/repositories`, `…/{name}/state?path=`,
+    /// `…/{name}/refresh?path=[&wait=false]` and
     /// `…/{name}/cache[?path=]`, after the access check.
     func admin(_ request: HTTPRequest) async -> HTTPResponse {
         let path = request.path
@@ -13,6 +14,12 @@ extension GatewayRouter {
             return ProblemResponse.make(refusal, path: path, headers: headers)
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2)
+        if parts.first == "reload", parts.count == 1 {
+            guard request.method == .post else {
+                return refuse(.methodNotAllowed, "POST only", path: path, allow: "POST")
+            }
+            return await reloadConfiguration(path: path)
+        }
         guard parts.first == "repositories" else {
             return refuse(.routeNotFound, "No admin endpoint \(path)", path: path)
         }

@@ -16,6 +16,11 @@ public struct GatewayRouter: HTTPHandler {
     let adminAccess: AdminAccess
     /// The embedded demo upstream, reachable at `/__demo/…` for its knobs.
     let demo: (any HTTPHandler)?
+    /// What `POST /admin/reload` calls; `nil` when the configuration cannot be reloaded.
+    var reload: ReloadAction?
+
+    /// Reloads the configuration and tells what changed (see ``GatewayReloader``).
+    public typealias ReloadAction = @Sendable () async throws -> ReloadReport
 
     /// Creates the router.
     /// - Parameters:

@@ -5,7 +5,9 @@ extension HTTPConnection {
     func dispatch(_ request: HTTPRequest) -> Bool {
         var request = request
         request.remoteAddress = remoteAddress
-        machine.requestReceived(keepAlive: request.headers.connectionKeepsAlive(version: request.version))
+        if isReserved, refusesOutsideReserve(request) { return false }
+        machine.requestReceived(
+            keepAlive: !isReserved && request.headers.connectionKeepsAlive(version: request.version))
         answeringMethod = request.method
         let handler = context.handler
         if let response = handler.respondImmediately(to: request) {
@@ -41,6 +43,7 @@ extension HTTPConnection {
             return responseSent()
         case .stream(let stream):
             flush()
+            machine.streamStarted()
             pump(stream)
             return false
         }

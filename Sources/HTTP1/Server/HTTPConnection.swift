@@ -39,6 +39,8 @@ final class HTTPConnection: @unchecked Sendable {
     /// and dropped until the client closes or this instant passes (so it sees the response, not a reset).
     private var lingerDeadline: ContinuousClock.Instant?
 
+    /// Accepted into the reserve past `maxConnections`: answers `reservedPaths` only, then closes.
+    var isReserved = false
     private var isReadSuspended = false
     private var isWaitingToWrite = false
     private(set) var isClosed = false
@@ -237,7 +239,8 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Closes now: cancels the handler or stream task, leaves the loop, closes the descriptor.
-    func close() {
+    /// `releasingSlot: false` hands its place in the connection count to a new connection.
+    func close(releasingSlot: Bool = true) {
         guard !isClosed else { return }
         isClosed = true
         _ = machine.peerClosed()
@@ -247,7 +250,7 @@ final class HTTPConnection: @unchecked Sendable {
         drainWaiter = nil
         loop.remove(self)
         socket.close()
-        context.tracker.release()
+        if releasingSlot { context.tracker.release() }
         inbound.discard()
         outbound.removeAll()
     }

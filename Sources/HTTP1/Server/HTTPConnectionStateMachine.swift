@@ -7,6 +7,8 @@
 /// - a request head must be complete within `headerRead` of its first byte (or of the connection
 ///   opening): otherwise 408 and close, so a slow-loris client cannot hold the connection;
 /// - a body must make progress every `bodyRead`, else the connection is dropped;
+/// - the whole request, head and body, must arrive within `request` of its first byte, however
+///   steadily it trickles, else 408 (head incomplete) or the connection is dropped (body);
 /// - between requests a keep-alive connection may idle for `idleKeepAlive`;
 /// - a blocked write must make progress every `write`.
 struct HTTPConnectionStateMachine {
@@ -53,12 +55,26 @@ struct HTTPConnectionStateMachine {
     private(set) var keepAlive = true
     /// `true` once the server asked this connection to finish.
     private(set) var isDraining = false
+    /// When the request being read must be complete (head and body); `nil` between requests.
+    private(set) var requestDeadline: ContinuousClock.Instant?
+    /// When the connection last became idle (opened, or its last response was sent).
+    private(set) var idleSince: ContinuousClock.Instant
+    /// `true` while the response going out is a stream (Server-Sent Events).
+    private(set) var isStreaming = false
 
     /// A new connection, opened at `now`; its first request head is due within `headerRead`.
     init(timeouts: HTTPServer.Configuration.Timeouts, now: ContinuousClock.Instant) {
         self.timeouts = timeouts
         self.state = .waitingForRequest(first: true)
         self.phaseDeadline = now + timeouts.headerRead
+        self.idleSince = now
+    }
+
+    /// `true` while no request is in progress: nothing received of the next one and nothing
+    /// being answered. Such a connection may be closed to make room for a new one.
+    var isIdle: Bool {
+        if case .waitingForRequest = state { return writeDeadline == nil }
+        return false
     }
 
     /// The earlier of the phase and write deadlines.
@@ -69,18 +85,26 @@ struct HTTPConnectionStateMachine {
         }
     }
 
-    /// Bytes arrived at `now`: starts the head deadline on the first byte of a request and
-    /// extends the body deadline while a body makes progress.
+    /// Bytes arrived at `now`: starts the head and request deadlines on the first byte of a
+    /// request and extends the body deadline while a body makes progress (never past the
+    /// request deadline).
     mutating func bytesReceived(now: ContinuousClock.Instant) {
         switch state {
         case .waitingForRequest(let first):
             state = .readingHead
-            if !first { phaseDeadline = now + timeouts.headerRead }
+            requestDeadline = now + timeouts.request
+            phaseDeadline = capped(first ? (phaseDeadline ?? now + timeouts.headerRead) : now + timeouts.headerRead)
         case .readingBody:
-            phaseDeadline = now + timeouts.bodyRead
+            phaseDeadline = capped(now + timeouts.bodyRead)
         case .readingHead, .responding, .closing, .closed:
             break
         }
+    }
+
+    /// `deadline`, or the request deadline when that comes first.
+    private func capped(_ deadline: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        guard let requestDeadline else { return deadline }
+        return min(deadline, requestDeadline)
     }
 
     /// The head of a request whose body is still to come was parsed.
@@ -88,7 +112,7 @@ struct HTTPConnectionStateMachine {
         switch state {
         case .waitingForRequest, .readingHead:
             state = .readingBody
-            phaseDeadline = now + timeouts.bodyRead
+            phaseDeadline = capped(now + timeouts.bodyRead)
             return expectsContinue ? .sendContinue : .none
         case .readingBody, .responding, .closing, .closed:
             return .none
@@ -101,7 +125,15 @@ struct HTTPConnectionStateMachine {
         guard state != .closing, state != .closed else { return }
         state = .responding
         phaseDeadline = nil
+        requestDeadline = nil
         self.keepAlive = keepAlive && !isDraining
+    }
+
+    /// The response going out is a stream: the connection is busy until it ends, but may be
+    /// closed to make room when no idle connection is left.
+    mutating func streamStarted() {
+        guard state == .responding else { return }
+        isStreaming = true
     }
 
     /// The parser rejected the input: answer `status` and close.
@@ -109,6 +141,7 @@ struct HTTPConnectionStateMachine {
         guard state != .closing, state != .closed else { return .none }
         state = .closing
         phaseDeadline = nil
+        requestDeadline = nil
         keepAlive = false
         return .sendErrorAndClose(status: status)
     }
@@ -116,12 +149,14 @@ struct HTTPConnectionStateMachine {
     /// The whole response was handed to the writer (a stream: it ended).
     mutating func responseSent(now: ContinuousClock.Instant) -> Action {
         guard state == .responding else { return state == .closing ? .closeAfterFlush : .none }
+        isStreaming = false
         guard keepAlive && !isDraining else {
             state = .closing
             return .closeAfterFlush
         }
         state = .waitingForRequest(first: false)
         phaseDeadline = now + timeouts.idleKeepAlive
+        idleSince = now
         return .readNextRequest
     }
 
@@ -174,6 +209,7 @@ struct HTTPConnectionStateMachine {
         state = .closed
         phaseDeadline = nil
         writeDeadline = nil
+        requestDeadline = nil
         return .close
     }
 }

@@ -10,6 +10,7 @@ enum HTTPErrorResponse {
     static func make(status: Int) -> HTTPResponse {
         switch status {
         case 408: make(status: 408, code: "request_timeout", message: "The request head did not arrive in time.")
+        case 503: make(status: 503, code: "server_full", message: "Every connection slot is in use; try again.")
         default: make(status: status, code: "http_\(status)", message: "The request could not be served.")
         }
     }

@@ -10,8 +10,17 @@ extension HTTPServer {
         public var limits: Limits
         /// Time limits on slow clients. Defaults: see `Timeouts`.
         public var timeouts: Timeouts
-        /// Open connections past which new ones are closed at once. Default 16,384.
+        /// Open connections past which a new one makes room by closing the longest-idle
+        /// connection of its event loop (one between requests; a stream only when no idle one is
+        /// left). Default 16,384.
         public var maxConnections: Int
+        /// Connections accepted past `maxConnections` when no room can be made: each is answered
+        /// for `reservedPaths` only (others get 503 and a close), and always with
+        /// `Connection: close`. With the reserve full, a new connection replaces the oldest reserve
+        /// connection still waiting for its request, or is closed at once. Default 16.
+        public var reservedConnections: Int
+        /// The paths a reserve connection answers, e.g. health checks. Default `["/health"]`.
+        public var reservedPaths: Set<String>
         /// Event-loop threads (each one epoll instance) that do all socket I/O; connections are
         /// spread over them round robin. Default 2 (the number of cores this service is sized for).
         public var eventLoopThreads: Int
@@ -21,13 +30,16 @@ extension HTTPServer {
         /// Creates a configuration; every argument has its documented default.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: Limits = Limits(), timeouts: Timeouts = Timeouts(),
-            maxConnections: Int = 16_384, eventLoopThreads: Int = 2, backlog: Int32 = 1_024
+            maxConnections: Int = 16_384, reservedConnections: Int = 16, reservedPaths: Set<String> = ["/health"],
+            eventLoopThreads: Int = 2, backlog: Int32 = 1_024
         ) {
             self.host = host
             self.port = port
             self.limits = limits
             self.timeouts = timeouts
             self.maxConnections = maxConnections
+            self.reservedConnections = reservedConnections
+            self.reservedPaths = reservedPaths
             self.eventLoopThreads = eventLoopThreads
             self.backlog = backlog
         }

@@ -32,14 +32,15 @@ public final class HTTPServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
     private let handler: any HTTPHandler
-    private let tracker: ConnectionTracker
+    let tracker: ConnectionTracker
     private let state = Mutex(State())
 
     /// Creates a server; nothing is bound until `start()`.
     public init(configuration: Configuration = Configuration(), handler: any HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
-        self.tracker = ConnectionTracker(maximum: configuration.maxConnections)
+        self.tracker = ConnectionTracker(
+            maximum: configuration.maxConnections, reserve: configuration.reservedConnections)
     }
 
     /// The bound port once `start()` returned (the kernel's choice when the configured port is 0);
@@ -81,18 +82,36 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// A listener that admits each accepted socket (or closes it past `maxConnections`) and
-    /// starts its connection on the next loop.
+    /// A listener that admits each accepted socket and starts its connection on the next loop;
+    /// past `maxConnections` the loop first closes its longest-idle connection to make room, or
+    /// failing that serves the new one from the reserve; with the reserve full too, the oldest
+    /// reserve connection still waiting for its request makes room, else the socket is closed.
     private func makeListener(address: SocketAddress, group: EventLoopGroup) throws -> SocketListener {
         let context = HTTPConnectionContext(handler: handler, configuration: configuration, tracker: tracker)
         let tracker = tracker
         return try SocketListener(address: address, backlog: configuration.backlog) { socket, peer in
-            guard tracker.admit() else { return socket.close() }
+            let admission = tracker.admit()
             socket.setNoDelay()
             let loop = group.next()
             let remoteAddress = peer.host
             loop.execute {
-                HTTPConnection(socket: socket, remoteAddress: remoteAddress, loop: loop, context: context).start()
+                let connection = HTTPConnection(
+                    socket: socket, remoteAddress: remoteAddress, loop: loop, context: context)
+                switch admission {
+                case .normal:
+                    break
+                case .reserve:
+                    connection.isReserved = !loop.closeConnectionToMakeRoom()
+                case .refused:
+                    if loop.closeConnectionToMakeRoom(handingOverSlot: true) { break }
+                    guard loop.closeReserveConnectionToMakeRoom() else {
+                        tracker.record(\.refused)
+                        return socket.close()
+                    }
+                    connection.isReserved = true
+                }
+                if admission != .normal { tracker.record(connection.isReserved ? \.servedFromReserve : \.madeRoom) }
+                connection.start()
             }
         }
     }

@@ -1,10 +1,14 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+/// Lines ``JSONLinesLogger/writeToStandardError(_:)`` could not write, since the process started.
+private let failedWriteCount = Atomic<Int>(0)
 
 /// A ``Logger`` that writes each event as one JSON object on one line (JSON Lines), by default to
 /// standard error.
@@ -74,8 +78,13 @@ public struct JSONLinesLogger: Logger {
         writeLine(String(decoding: line, as: UTF8.self))
     }
 
+    /// Lines ``writeToStandardError(_:)`` dropped because standard error refused them (e.g. its
+    /// reader went away: `EPIPE`, with `SIGPIPE` ignored), since the process started.
+    public static var failedWrites: Int { failedWriteCount.load(ordering: .relaxed) }
+
     /// Writes `line` and a line break to standard error in a single `write(2)` where possible, so
-    /// lines from many threads do not interleave.
+    /// lines from many threads do not interleave. A line standard error refuses is dropped and
+    /// counted in ``failedWrites``.
     public static func writeToStandardError(_ line: String) {
         var line = line
         line.append("\n")
@@ -89,6 +98,7 @@ public struct JSONLinesLogger: Logger {
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
+                    failedWriteCount.add(1, ordering: .relaxed)
                     return
                 }
             }

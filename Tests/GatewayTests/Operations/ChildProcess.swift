@@ -28,6 +28,8 @@ final class ChildProcess: Sendable {
     }
 
     private let exit = Mutex(Exit())
+    /// Set by ``stopReadingStandardError()``: the reader closes the pipe after its next chunk.
+    private let stopsReading = Atomic<Bool>(false)
 
     /// Starts `executable` with `arguments` and exactly `environment`.
     /// - Throws: ``Failure`` when the pipe cannot be made or `posix_spawn` fails.
@@ -64,18 +66,25 @@ final class ChildProcess: Sendable {
         let (chunks, output) = AsyncStream.makeStream(of: [UInt8].self)
         standardError = chunks
         let reader = pipe[0]
-        Thread.detachNewThread {
+        Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 4_096)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
                 output.yield(Array(buffer[..<count]))
+                if stopsReading.load(ordering: .relaxed) { break }
             }
             close(reader)
             output.finish()
         }
         Thread.detachNewThread { [self] in waitForExit() }
+    }
+
+    /// Closes the read end of the child's standard error once the next chunk is read (as when
+    /// the process reading a daemon's log goes away): ``standardError`` finishes then.
+    func stopReadingStandardError() {
+        stopsReading.store(true, ordering: .relaxed)
     }
 
     /// Sends `signal` to the child unless it has been reaped (its pid may belong to another

@@ -60,6 +60,14 @@ final class GatewayProcess: Sendable {
         boundPort.withLock { $0 = port }
     }
 
+    /// Closes the gateway's standard error after its next log line; returns once it is closed.
+    /// `trigger` must make the gateway log something.
+    func closeLog(trigger: () async throws -> Void) async throws {
+        process.stopReadingStandardError()
+        try await trigger()
+        _ = await event(named: "")  // no event has an empty name: returns when the log ends
+    }
+
     /// Sends `signal` to the gateway.
     func send(_ signal: Int32) {
         process.send(signal)

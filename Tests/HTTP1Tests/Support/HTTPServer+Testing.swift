@@ -28,4 +28,13 @@ extension HTTPServer {
         }
         return openConnections <= remaining
     }
+
+    /// Waits (polling every 5 ms, for at most 10 s) until at least `count` connections are open.
+    func waitUntilOpenConnections(_ count: Int) async -> Bool {
+        for _ in 0..<2_000 {
+            if openConnections >= count { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return openConnections >= count
+    }
 }
