@@ -26,43 +26,31 @@ struct ConfigurationRangeTests {
     }
 
     @Test(arguments: [
-        (#", "timeouts": {"total": 1e10}"#, "services.demo.timeouts.total"),
-        (#", "timeouts": {"connect": 0}"#, "services.demo.timeouts.connect"),
-        (#", "timeouts": {"firstByte": 86401}"#, "services.demo.timeouts.firstByte"),
+        (file(service: #", "timeouts": {"total": 1e10}"#), "services.demo.timeouts.total"),
+        (file(service: #", "timeouts": {"connect": 0}"#), "services.demo.timeouts.connect"),
+        (file(service: #", "timeouts": {"firstByte": 86401}"#), "services.demo.timeouts.firstByte"),
+        (file(server: #"{"timeouts": {"idle": 1e19}}"#), "server.timeouts.idle"),
+        (file(server: #"{"timeouts": {"request": 1e19}}"#), "server.timeouts.request"),
+        (file(server: #"{"timeouts": {"shutdownGrace": 1e19}}"#), "server.timeouts.shutdownGrace"),
+        (file(server: #"{"limits": {"maxConnections": 0}}"#), "server.limits.maxConnections"),
+        (file(server: #"{"limits": {"maxHeaderBytes": 100000000}}"#), "server.limits.maxHeaderBytes"),
+        (file(server: #"{"limits": {"maxBodyBytes": 4294967296}}"#), "server.limits.maxBodyBytes"),
+        (file(repository: #", "staleIfError": 1e12"#), "repositories.weather.staleIfError"),
+        (file(repository: #", "fetchDeadline": 100000"#), "repositories.weather.fetchDeadline"),
+        (file(repository: #", "maxTTL": 1e300"#), "repositories.weather.maxTTL"),
     ])
-    func load_Throws_WhenServiceTimeoutIsOutOfRange(service: String, keyPath: String) throws {
-        let error = try #require(Self.error(Self.file(service: service)))
+    func load_Throws_WhenValueIsOutOfRange(text: String, keyPath: String) throws {
+        let error = try #require(Self.error(text))
         #expect(error.keyPath == keyPath)
-        #expect(error.problem.hasPrefix("expected a number above 0 and at most 86400, found "))
-    }
-
-    @Test(arguments: [
-        (#"{"timeouts": {"idle": 1e19}}"#, "server.timeouts.idle"),
-        (#"{"timeouts": {"request": 1e19}}"#, "server.timeouts.request"),
-        (#"{"timeouts": {"shutdownGrace": 1e19}}"#, "server.timeouts.shutdownGrace"),
-        (#"{"limits": {"maxConnections": 0}}"#, "server.limits.maxConnections"),
-        (#"{"limits": {"maxHeaderBytes": 100000000}}"#, "server.limits.maxHeaderBytes"),
-        (#"{"limits": {"maxBodyBytes": 4294967296}}"#, "server.limits.maxBodyBytes"),
-    ])
-    func load_Throws_WhenServerValueIsOutOfRange(server: String, keyPath: String) throws {
-        let error = try #require(Self.error(Self.file(server: server)))
-        #expect(error.keyPath == keyPath)
-        #expect(error.problem.hasPrefix("expected "))
         #expect(error.description.hasPrefix("test.json: \(keyPath): expected "))
+        #expect(error.problem.contains("found "))
     }
 
-    @Test func load_Throws_WhenServerTimeoutIsHuge_NamingTheRange() throws {
-        let error = try #require(Self.error(Self.file(server: #"{"timeouts": {"idle": 1e19}}"#)))
-        #expect(error.problem == "expected a number above 0 and at most 86400, found 1e+19")
-    }
-
-    @Test(arguments: [
-        (#", "staleIfError": 1e12"#, "repositories.weather.staleIfError"),
-        (#", "fetchDeadline": 100000"#, "repositories.weather.fetchDeadline"),
-        (#", "maxTTL": 1e300"#, "repositories.weather.maxTTL"),
-    ])
-    func load_Throws_WhenRepositoryDurationIsOutOfRange(repository: String, keyPath: String) throws {
-        #expect(Self.error(Self.file(repository: repository))?.keyPath == keyPath)
+    @Test func load_NamesTheRange_WhenATimeoutIsHuge() throws {
+        let server = try #require(Self.error(Self.file(server: #"{"timeouts": {"idle": 1e19}}"#)))
+        #expect(server.problem == "expected a number above 0 and at most 86400, found 1e+19")
+        let service = try #require(Self.error(Self.file(service: #", "timeouts": {"total": 1e10}"#)))
+        #expect(service.problem == "expected a number above 0 and at most 86400, found 10000000000")
     }
 
     @Test func load_Throws_WhenCacheBoundIsOutOfRange() throws {
