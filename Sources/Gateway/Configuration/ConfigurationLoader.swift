@@ -70,8 +70,9 @@ public struct ConfigurationLoader: Sendable {
         switch error {
         case .typeMismatch(let type, let context):
             // "Expected to decode Int but found a string instead." gives what was found.
-            let found = context.debugDescription.range(of: "found ").map { range in
-                ", found " + context.debugDescription[range.upperBound...].replacingOccurrences(of: " instead.", with: "")
+            let text = context.debugDescription
+            let found = text.range(of: "found ").map { range in
+                ", found " + text[range.upperBound...].replacingOccurrences(of: " instead.", with: "")
             }
             return ConfigurationError(
                 file: file, keyPath: KeyPath.render(context.codingPath),

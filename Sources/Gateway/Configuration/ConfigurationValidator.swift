@@ -41,7 +41,8 @@ struct ConfigurationValidator {
     /// Checks `0 < value <= max` (seconds by default up to a day).
     func requirePositive(_ value: Double, _ keyPath: String, max: Double = maxTimeout) throws(ConfigurationError) {
         guard value > 0, value <= max, value.isFinite else {
-            throw fail(keyPath, "expected a number above 0 and at most \(Self.format(max)), found \(Self.format(value))")
+            throw fail(
+                keyPath, "expected a number above 0 and at most \(Self.format(max)), found \(Self.format(value))")
         }
     }
 
@@ -92,7 +93,9 @@ struct ConfigurationValidator {
         if let disk = cache.disk, disk.path.isEmpty {
             throw fail("cache.disk.path", "expected a folder path, or no disk section for a memory-only cache")
         }
-        if let bound = cache.disk?.maxBytes { try requireCount(bound, in: 1...Self.maxCacheBytes, "cache.disk.maxBytes") }
+        if let bound = cache.disk?.maxBytes {
+            try requireCount(bound, in: 1...Self.maxCacheBytes, "cache.disk.maxBytes")
+        }
     }
 
     private func validateService(_ service: ServiceSettings, path: String) throws(ConfigurationError) {

@@ -39,7 +39,9 @@ public struct ProblemDetails: Encodable, Sendable {
     ///   - instance: The request path.
     ///   - repository: The repository that failed, if any.
     ///   - audience: Who reads it: anonymous clients do not see internal locations.
-    public init(error: any Error, instance: String?, repository: String? = nil, audience: ProblemAudience = .anonymous) {
+    public init(
+        error: any Error, instance: String?, repository: String? = nil, audience: ProblemAudience = .anonymous
+    ) {
         let cause = ProblemCause(error)
         let links = ErrorChain(error).links
         let shown = audience.visible(links)

@@ -18,7 +18,8 @@ final class ProblemLog: Sendable {
         chain.withLock { $0 }.map { chain in
             chain.links.map { link in
                 let details = link.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                return "\(link.code): \(link.message)" + (details.isEmpty ? "" : " {\(details.joined(separator: ", "))}")
+                let suffix = details.isEmpty ? "" : " {\(details.joined(separator: ", "))}"
+                return "\(link.code): \(link.message)\(suffix)"
             }.joined(separator: " <- ")
         }
     }
