@@ -154,7 +154,7 @@ struct ConfigurationTests {
         object["server"] = ["port": "eighty"]
         let mismatch = try Self.error(object)
         #expect(mismatch.keyPath == "server.port")
-        #expect(mismatch.problem == "expected an integer")
+        #expect(mismatch.problem == "expected an integer, found a string")
         #expect(try Self.error(Self.withRepository(["minTTL": -1])).keyPath == "repositories.weather.minTTL")
         #expect(
             try Self.error(Self.withRepository(["minTTL": 100, "maxTTL": 10])).keyPath == "repositories.weather.maxTTL")

@@ -28,6 +28,6 @@ public struct CacheSettings: Sendable, Equatable, Decodable {
         memory = try container.decodeIfPresent(MemoryCacheSettings.self, forKey: .memory) ?? MemoryCacheSettings()
         disk = try container.decodeIfPresent(DiskCacheSettings.self, forKey: .disk)
         inFlightBodyBytes =
-            try container.decodeIfPresent(Int.self, forKey: .inFlightBodyBytes) ?? CacheSettings().inFlightBodyBytes
+            try container.decodeIntegerIfPresent(forKey: .inFlightBodyBytes) ?? CacheSettings().inFlightBodyBytes
     }
 }

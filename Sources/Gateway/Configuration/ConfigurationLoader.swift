@@ -35,6 +35,11 @@ public struct ConfigurationLoader: Sendable {
         guard tree is [String: Any] else {
             throw ConfigurationError(file: file, keyPath: "", problem: "expected a JSON object at the top level")
         }
+        if let duplicate = DuplicateKeyScanner.firstDuplicate(in: data) {
+            throw ConfigurationError(
+                file: file, keyPath: KeyPath.render(duplicate),
+                problem: "appears twice in the same object; expected each key once")
+        }
         let interpolated = try EnvironmentInterpolation(environment: environment).apply(to: tree, file: file)
         var configuration: GatewayConfiguration
         do {
@@ -64,8 +69,14 @@ public struct ConfigurationLoader: Sendable {
     private static func configurationError(_ error: DecodingError, file: String) -> ConfigurationError {
         switch error {
         case .typeMismatch(let type, let context):
+            // "Expected to decode Int but found a string instead." gives what was found.
+            let text = context.debugDescription
+            let found = text.range(of: "found ").map { range in
+                ", found " + text[range.upperBound...].replacingOccurrences(of: " instead.", with: "")
+            }
             return ConfigurationError(
-                file: file, keyPath: KeyPath.render(context.codingPath), problem: "expected \(describe(type))")
+                file: file, keyPath: KeyPath.render(context.codingPath),
+                problem: "expected \(describe(type))\(found ?? "")")
         case .valueNotFound(let type, let context):
             return ConfigurationError(
                 file: file, keyPath: KeyPath.render(context.codingPath),

@@ -5,6 +5,9 @@ extension ConfigurationValidator {
         "trailer", "transfer-encoding", "upgrade", "host", "content-length",
     ]
 
+    /// The most warm-up paths one repository may list.
+    static let maxWarmUp = 10_000
+
     /// The methods a repository may allow.
     static let knownMethods: Set<String> = ["GET", "HEAD", "PUT", "PATCH", "POST", "DELETE"]
 
@@ -32,6 +35,9 @@ extension ConfigurationValidator {
         }
         try validateMethods(repository.methods, path: path + ".methods")
         try validateTTLs(repository, path: path)
+        guard repository.warmUp.count <= Self.maxWarmUp else {
+            throw fail(path + ".warmUp", "expected at most \(Self.maxWarmUp) paths, found \(repository.warmUp.count)")
+        }
         for (index, warm) in repository.warmUp.enumerated() {
             let warmPath = warm.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             guard case .matched = route.match(warmPath) else {
@@ -62,11 +68,12 @@ extension ConfigurationValidator {
     }
 
     private func validateTTLs(_ repository: RepositorySettings, path: String) throws(ConfigurationError) {
-        try requireNonNegative(repository.minTTL, path + ".minTTL")
-        try requireNonNegative(repository.maxTTL, path + ".maxTTL")
-        try requireNonNegative(repository.defaultTTL, path + ".defaultTTL")
-        try requireNonNegative(repository.staleWhileRevalidate, path + ".staleWhileRevalidate")
-        try requireNonNegative(repository.staleIfError, path + ".staleIfError")
+        for (value, key) in [
+            (repository.minTTL, "minTTL"), (repository.maxTTL, "maxTTL"), (repository.defaultTTL, "defaultTTL"),
+            (repository.staleWhileRevalidate, "staleWhileRevalidate"), (repository.staleIfError, "staleIfError"),
+        ] {
+            try requireNonNegative(value, "\(path).\(key)", max: Self.maxLifetime)
+        }
         try requirePositive(repository.fetchDeadline, path + ".fetchDeadline")
         guard repository.minTTL <= repository.maxTTL else {
             throw fail(path + ".maxTTL", "expected at least minTTL (\(repository.minTTL)), found \(repository.maxTTL)")

@@ -31,12 +31,38 @@ struct ConfigurationValidator {
         ConfigurationError(file: file, keyPath: keyPath, problem: problem)
     }
 
-    func requirePositive(_ value: Double, _ keyPath: String) throws(ConfigurationError) {
-        guard value > 0, value.isFinite else { throw fail(keyPath, "expected a number above 0, found \(value)") }
+    /// The longest duration any timeout may be, in seconds (a day).
+    static let maxTimeout: Double = 86_400
+    /// The largest cache bound, in bytes (1 TiB).
+    static let maxCacheBytes = 1_099_511_627_776
+    /// The longest freshness or staleness lifetime, in seconds (a year).
+    static let maxLifetime: Double = 31_536_000
+
+    /// Checks `0 < value <= max` (seconds by default up to a day).
+    func requirePositive(_ value: Double, _ keyPath: String, max: Double = maxTimeout) throws(ConfigurationError) {
+        guard value > 0, value <= max, value.isFinite else {
+            throw fail(
+                keyPath, "expected a number above 0 and at most \(Self.format(max)), found \(Self.format(value))")
+        }
     }
 
-    func requireNonNegative(_ value: Double, _ keyPath: String) throws(ConfigurationError) {
-        guard value >= 0, value.isFinite else { throw fail(keyPath, "expected a number of 0 or more, found \(value)") }
+    /// Checks `0 <= value <= max` (seconds by default up to a day).
+    func requireNonNegative(_ value: Double, _ keyPath: String, max: Double = maxTimeout) throws(ConfigurationError) {
+        guard value >= 0, value <= max, value.isFinite else {
+            throw fail(keyPath, "expected a number from 0 to \(Self.format(max)), found \(Self.format(value))")
+        }
+    }
+
+    /// Checks a size or count lies in `range`.
+    func requireCount(_ value: Int, in range: ClosedRange<Int>, _ keyPath: String) throws(ConfigurationError) {
+        guard range.contains(value) else {
+            throw fail(keyPath, "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value)")
+        }
+    }
+
+    /// `30` for whole numbers, `0.5` or `1e+19` otherwise.
+    static func format(_ value: Double) -> String {
+        value.isFinite && value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     func requireHeaderName(_ name: String, _ keyPath: String) throws(ConfigurationError) {
@@ -53,30 +79,25 @@ struct ConfigurationValidator {
         guard (0...65_535).contains(server.port) else {
             throw fail("server.port", "expected a port number from 0 to 65535, found \(server.port)")
         }
-        try requirePositive(Double(server.limits.maxHeaderBytes), "server.limits.maxHeaderBytes")
-        try requirePositive(Double(server.limits.maxBodyBytes), "server.limits.maxBodyBytes")
-        try requirePositive(Double(server.limits.maxConnections), "server.limits.maxConnections")
+        try requireCount(server.limits.maxHeaderBytes, in: 1_024...1_048_576, "server.limits.maxHeaderBytes")
+        try requireCount(server.limits.maxBodyBytes, in: 1...1_073_741_824, "server.limits.maxBodyBytes")
+        try requireCount(server.limits.maxConnections, in: 1...1_048_576, "server.limits.maxConnections")
         try requirePositive(server.limits.sseMaxLag, "server.limits.sseMaxLag")
-        guard server.limits.sseMaxLag <= 86_400 else {
-            throw fail("server.limits.sseMaxLag", "expected at most 86400 seconds, found \(server.limits.sseMaxLag)")
-        }
         try requirePositive(server.timeouts.idle, "server.timeouts.idle")
         try requirePositive(server.timeouts.request, "server.timeouts.request")
         try requireNonNegative(server.timeouts.shutdownGrace, "server.timeouts.shutdownGrace")
     }
 
     private func validateCache(_ cache: CacheSettings) throws(ConfigurationError) {
-        try requirePositive(Double(cache.memory.maxBytes), "cache.memory.maxBytes")
-        try requirePositive(Double(cache.memory.maxEntries), "cache.memory.maxEntries")
+        try requireCount(cache.memory.maxBytes, in: 1...Self.maxCacheBytes, "cache.memory.maxBytes")
+        try requireCount(cache.memory.maxEntries, in: 1...100_000_000, "cache.memory.maxEntries")
         if let disk = cache.disk, disk.path.isEmpty {
             throw fail("cache.disk.path", "expected a folder path, or no disk section for a memory-only cache")
         }
-        if let bound = cache.disk?.maxBytes { try requirePositive(Double(bound), "cache.disk.maxBytes") }
-        guard (1_048_576...(1 << 40)).contains(cache.inFlightBodyBytes) else {
-            throw fail(
-                "cache.inFlightBodyBytes",
-                "expected from 1048576 (1 MiB) to 1099511627776 (1 TiB) bytes, found \(cache.inFlightBodyBytes)")
+        if let bound = cache.disk?.maxBytes {
+            try requireCount(bound, in: 1...Self.maxCacheBytes, "cache.disk.maxBytes")
         }
+        try requireCount(cache.inFlightBodyBytes, in: 1_048_576...(1 << 40), "cache.inFlightBodyBytes")
     }
 
     private func validateService(_ service: ServiceSettings, path: String) throws(ConfigurationError) {

@@ -18,6 +18,6 @@ public struct DiskCacheSettings: Sendable, Equatable, Decodable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         path = try container.decode(String.self, forKey: .path)
-        maxBytes = try container.decodeIfPresent(Int.self, forKey: .maxBytes)
+        maxBytes = try container.decodeIntegerIfPresent(forKey: .maxBytes)
     }
 }

@@ -18,7 +18,7 @@ public struct MemoryCacheSettings: Sendable, Equatable, Decodable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = MemoryCacheSettings()
-        maxBytes = try container.decodeIfPresent(Int.self, forKey: .maxBytes) ?? defaults.maxBytes
-        maxEntries = try container.decodeIfPresent(Int.self, forKey: .maxEntries) ?? defaults.maxEntries
+        maxBytes = try container.decodeIntegerIfPresent(forKey: .maxBytes) ?? defaults.maxBytes
+        maxEntries = try container.decodeIntegerIfPresent(forKey: .maxEntries) ?? defaults.maxEntries
     }
 }

@@ -2,7 +2,8 @@ extension RouteTemplate {
     /// Matches a request path (without its query) and returns the captured values.
     ///
     /// A variable needs a non-empty segment; a catch-all takes the rest of the path, which may be
-    /// empty. Values keep their percent-encoding. Dot segments in captured values are rejected.
+    /// empty. Values keep their percent-encoding. A captured segment that could walk or split an
+    /// upstream path is rejected (see ``isUnsafeSegment(_:)``).
     public func match(_ path: Substring) -> RouteMatch {
         match(path, capturing: true)
     }
@@ -23,16 +24,39 @@ extension RouteTemplate {
                 guard index < parts.count, parts[index].utf8.elementsEqual(text.utf8) else { return .noMatch }
             case .variable(let name):
                 guard index < parts.count, !parts[index].isEmpty else { return .noMatch }
-                if Self.isDotSegment(parts[index]) { return .rejected(String(parts[index])) }
+                if Self.isUnsafeSegment(parts[index]) { return .rejected(String(parts[index])) }
                 if capturing { captures[name] = String(parts[index]) }
             case .catchAll(let name):
                 let rest = parts.dropFirst(index)
-                if let dot = rest.first(where: { Self.isDotSegment($0) }) { return .rejected(String(dot)) }
+                if let unsafe = rest.first(where: Self.isUnsafeSegment) { return .rejected(String(unsafe)) }
                 if capturing { captures[name] = rest.joined(separator: "/") }
                 return .matched(captures)
             }
         }
         return parts.count == segments.count ? .matched(captures) : .noMatch
+    }
+
+    /// `true` for a captured segment an upstream (or a proxy in front of it) could read as a
+    /// step out of its folder or as a different path: `.` or `..`, also followed by `;params`
+    /// (`..;`), percent-encoded or double-encoded in any case (`%2e`, `%252E`); or a segment
+    /// holding `\`, an encoded `/`, `\` or NUL (`%2f`, `%5c`, `%00`), at any encoding depth.
+    /// Encoded four levels deep is refused outright.
+    static func isUnsafeSegment(_ segment: Substring) -> Bool {
+        let backslash = UInt8(ascii: "\\")
+        // Most segments (`london`, `42`) hold none of these bytes and cost one scan.
+        guard segment.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ".") || $0 == backslash })
+        else { return false }
+        var bytes = Array(segment.utf8)
+        for _ in 0..<4 {
+            if bytes.contains(where: { $0 == UInt8(ascii: "/") || $0 == backslash || $0 == 0 }) { return true }
+            let head = bytes.prefix { $0 != UInt8(ascii: ";") }
+            if !head.isEmpty, head.count <= 2, head.allSatisfy({ $0 == UInt8(ascii: ".") }) { return true }
+            guard bytes.contains(UInt8(ascii: "%")) else { return false }
+            let decoded = PercentCoding.decode(bytes)
+            if decoded == bytes { return false }
+            bytes = decoded
+        }
+        return true
     }
 
     /// The segments of `path` (which starts with `/`): none for `/`, else what lies between

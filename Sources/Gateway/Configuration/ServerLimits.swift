@@ -31,9 +31,9 @@ public struct ServerLimits: Sendable, Equatable, Decodable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = ServerLimits()
-        maxHeaderBytes = try container.decodeIfPresent(Int.self, forKey: .maxHeaderBytes) ?? defaults.maxHeaderBytes
-        maxBodyBytes = try container.decodeIfPresent(Int.self, forKey: .maxBodyBytes) ?? defaults.maxBodyBytes
-        maxConnections = try container.decodeIfPresent(Int.self, forKey: .maxConnections) ?? defaults.maxConnections
+        maxHeaderBytes = try container.decodeIntegerIfPresent(forKey: .maxHeaderBytes) ?? defaults.maxHeaderBytes
+        maxBodyBytes = try container.decodeIntegerIfPresent(forKey: .maxBodyBytes) ?? defaults.maxBodyBytes
+        maxConnections = try container.decodeIntegerIfPresent(forKey: .maxConnections) ?? defaults.maxConnections
         sseMaxLag = try container.decodeIfPresent(Double.self, forKey: .sseMaxLag) ?? defaults.sseMaxLag
     }
 }

@@ -32,7 +32,7 @@ public struct ServerSettings: Sendable, Equatable, Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = ServerSettings()
         host = try container.decodeIfPresent(String.self, forKey: .host) ?? defaults.host
-        port = try container.decodeIfPresent(Int.self, forKey: .port) ?? defaults.port
+        port = try container.decodeIntegerIfPresent(forKey: .port) ?? defaults.port
         adminToken = try container.decodeIfPresent(String.self, forKey: .adminToken).flatMap { $0.isEmpty ? nil : $0 }
         limits = try container.decodeIfPresent(ServerLimits.self, forKey: .limits) ?? defaults.limits
         timeouts = try container.decodeIfPresent(ServerTimeouts.self, forKey: .timeouts) ?? defaults.timeouts

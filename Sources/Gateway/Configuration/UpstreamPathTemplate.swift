@@ -1,9 +1,15 @@
 /// The upstream side of a route, e.g. `/data/weather/{city}` or `/{path...}`, optionally with a
 /// query such as `/search?q={name}`: text with placeholders filled from a ``RouteTemplate``'s captures.
+///
+/// A capture in the path part goes in as the client sent it (its percent-encoding kept; the route
+/// has already refused traversal). A capture in the query part goes in as one value: decoded
+/// once, then percent-encoded (see ``PercentCoding/queryValue(_:)``), so `/search/paris&admin=true`
+/// fills `/echo?q={q}` as `/echo?q=paris%26admin%3Dtrue`.
 public struct UpstreamPathTemplate: Sendable, Equatable, CustomStringConvertible {
     private enum Part: Sendable, Equatable {
         case text(String)
         case capture(String)
+        case queryValue(String)
     }
 
     private let parts: [Part]
@@ -20,6 +26,7 @@ public struct UpstreamPathTemplate: Sendable, Equatable, CustomStringConvertible
             let prefix = rest[..<open]
             guard !prefix.contains("}") else { throw RouteTemplateError("unbalanced \"}\"") }
             if !prefix.isEmpty { parts.append(.text(String(prefix))) }
+            let inQuery = text[..<open].contains("?")
             guard let close = rest[open...].firstIndex(of: "}") else { throw RouteTemplateError("unclosed \"{\"") }
             var name = rest[rest.index(after: open)..<close]
             if name.hasSuffix("...") { name = name.dropLast(3) }
@@ -29,7 +36,7 @@ public struct UpstreamPathTemplate: Sendable, Equatable, CustomStringConvertible
                     "{\(name)} is not captured by the route \(route); it captures: \(known.isEmpty ? "nothing" : known)"
                 )
             }
-            parts.append(.capture(String(name)))
+            parts.append(inQuery ? .queryValue(String(name)) : .capture(String(name)))
             rest = rest[rest.index(after: close)...]
         }
         guard !rest.contains("}") else { throw RouteTemplateError("unbalanced \"}\"") }
@@ -45,6 +52,7 @@ public struct UpstreamPathTemplate: Sendable, Equatable, CustomStringConvertible
             switch part {
             case .text(let text): result += text
             case .capture(let name): result += captures[name] ?? ""
+            case .queryValue(let name): result += PercentCoding.queryValue(captures[name] ?? "")
             }
         }
         return result

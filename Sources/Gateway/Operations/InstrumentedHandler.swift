@@ -9,6 +9,10 @@ private let instrumentedMethods: Set<HTTPMethod> = [.get, .head, .post, .put, .p
 /// Wraps the gateway's handler: gives every request an id (the client's valid `X-Request-ID` or
 /// a new one) returned on the response and visible to upstream calls as ``RequestID/current``,
 /// counts it in ``GatewayMetrics``, and writes one JSON log line for it.
+///
+/// A problem answer's whole error chain goes into that line as `error` (see ``ProblemLog``). A
+/// request whose client left before its answer is counted and logged at `info` with status 499
+/// (nginx's convention), not as the 5xx its cancelled handling produced.
 public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// Tells which route (and repository) a request belongs to; must be cheap and never block.
     public typealias Classifier = @Sendable (HTTPRequest) -> RouteClassification
@@ -22,7 +26,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// - Parameters:
     ///   - inner: The handler answering the requests.
     ///   - metrics: Where requests and cache results are counted.
-    ///   - logger: Where the per-request lines go (at `info`, or `error` for 5xx answers).
+    ///   - logger: Where the per-request lines go (at `info`, or `error` for 5xx answers to clients still there).
     ///   - classify: Names the route of a request, ``RouteClassification/unmatched`` when none.
     public init(wrapping inner: Inner, metrics: GatewayMetrics, logger: any Logger, classify: @escaping Classifier) {
         self.inner = inner
@@ -47,19 +51,29 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         request.headers[RequestID.headerName] = id.value
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
-        let response = await RequestID.$current.withValue(id) { await inner.handle(request) }
-        return finish(response, for: request, id: id, since: start)
+        let problems = ProblemLog()
+        let response = await RequestID.$current.withValue(id) {
+            await ProblemLog.$current.withValue(problems) { await inner.handle(request) }
+        }
+        // The server cancels the handling task when the client goes away.
+        return finish(
+            response, for: request, id: id, since: start, clientGone: Task.isCancelled, error: problems.field)
     }
 
+    /// nginx's status for a request whose client closed the connection before the answer.
+    static var clientClosedRequest: Int { 499 }
+
     private func finish(
-        _ response: HTTPResponse, for request: HTTPRequest, id: RequestID, since start: ContinuousClock.Instant
+        _ response: HTTPResponse, for request: HTTPRequest, id: RequestID, since start: ContinuousClock.Instant,
+        clientGone: Bool = false, error: String? = nil
     )
         -> HTTPResponse
     {
         let duration = ContinuousClock.now - start
+        let status = clientGone ? Self.clientClosedRequest : response.status
         let classification = classify(request)
         let method = instrumentedMethods.contains(request.method) ? request.method.rawValue : "other"
-        metrics.recordRequest(route: classification.route, method: method, status: response.status, duration: duration)
+        metrics.recordRequest(route: classification.route, method: method, status: status, duration: duration)
         let cache = response.headers["X-Cache"]
         if let repository = classification.repository, let cache,
             let result = GatewayMetrics.CacheResult(xCache: cache)
@@ -71,13 +85,14 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         fields.reserveCapacity(8)
         if let cache { fields.append(("cache", .string(cache))) }
         fields.append(("duration_ms", .double(duration.milliseconds)))
+        if let error { fields.append(("error", .string(error))) }
         fields.append(("method", .string(method)))
         fields.append(("path", .string(String(request.path))))
         if let repository = classification.repository { fields.append(("repository", .string(repository))) }
         fields.append(("request_id", .string(id.value)))
         fields.append(("route", .string(classification.route)))
-        fields.append(("status", .int(response.status)))
-        logger.log(response.status >= 500 ? .error : .info, "request", orderedFields: fields)
+        fields.append(("status", .int(status)))
+        logger.log(status >= 500 ? .error : .info, "request", orderedFields: fields)
         var response = response
         response.headers[RequestID.headerName] = id.value
         return response

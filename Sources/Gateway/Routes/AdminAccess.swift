@@ -24,6 +24,14 @@ struct AdminAccess: Sendable {
         return nil
     }
 
+    /// `nil` when `request` may use the embedded demo's knobs (`/__demo/…`): loopback clients
+    /// and callers that pass ``refusal(for:)``; else a 403 refusal, so a gateway bound to
+    /// `0.0.0.0` cannot be made to fail or slow down by anyone who reaches it.
+    func demoRefusal(for request: HTTPRequest) -> GatewayError? {
+        guard !Self.isLoopback(request.remoteAddress), refusal(for: request) != nil else { return nil }
+        return GatewayError(.demoForbidden, "The demo knobs answer loopback clients and admin callers only")
+    }
+
     /// Compares every byte whatever the first difference, so timing reveals nothing but the length.
     static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         var difference = UInt8(truncatingIfNeeded: lhs.count ^ rhs.count)

@@ -9,7 +9,7 @@ public enum GatewayErrorKind: String, Sendable {
     case routeNotFound = "route_not_found"
     /// The route exists but not for this method (405).
     case methodNotAllowed = "method_not_allowed"
-    /// A captured path segment is `.` or `..` (400).
+    /// A captured path segment is `.` or `..`, or holds an encoded `/`, `\` or NUL (400).
     case pathTraversal = "path_traversal"
     /// A malformed query or body (400).
     case badRequest = "bad_request"
@@ -17,6 +17,8 @@ public enum GatewayErrorKind: String, Sendable {
     case unauthorized = "admin_unauthorized"
     /// The admin endpoints answer loopback clients only (403).
     case forbidden = "admin_forbidden"
+    /// The demo knobs answer loopback clients and admin callers only (403).
+    case demoForbidden = "demo_forbidden"
     /// No repository by that name (404).
     case repositoryNotFound = "repository_not_found"
     /// A configuration reload was refused: the file is invalid, or reloading is not set up (422).
@@ -29,7 +31,7 @@ public enum GatewayErrorKind: String, Sendable {
         case .methodNotAllowed: 405
         case .pathTraversal, .badRequest: 400
         case .unauthorized: 401
-        case .forbidden: 403
+        case .forbidden, .demoForbidden: 403
         case .reloadFailed: 422
         }
     }

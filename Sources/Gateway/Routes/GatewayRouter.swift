@@ -37,6 +37,7 @@ public struct GatewayRouter: HTTPHandler {
         guard request.method == .get || request.method == .head else { return nil }
         let path = request.path
         if path == "/health" { return Self.health }
+        guard !Self.hasFragment(request) else { return nil }
         guard !Self.wantsEvents(request), !Self.wantsRevalidation(request),
             let (route, captures) = match(path), let repository = container.makeRepository(named: route.name)
         else { return nil }
@@ -45,9 +46,18 @@ public struct GatewayRouter: HTTPHandler {
         return RepositoryResponse.make(answer, request: request, now: container.clock.now)
     }
 
-    /// Answers any request.
+    /// Answers any request. Problem bodies show their whole error chain only to callers that pass
+    /// the admin check (see ``ProblemAudience``).
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let audience: ProblemAudience = adminAccess.refusal(for: request) == nil ? .administrator : .anonymous
+        return await ProblemAudience.$current.withValue(audience) { await answer(request) }
+    }
+
+    private func answer(_ request: HTTPRequest) async -> HTTPResponse {
         let path = request.path
+        if Self.hasFragment(request) {
+            return refuse(.badRequest, "A request target must not hold a fragment (\"#\")", path: path)
+        }
         if path == "/health" {
             guard request.method == .get || request.method == .head else {
                 return refuse(.methodNotAllowed, "/health answers GET and HEAD", path: path, allow: "GET, HEAD")
@@ -55,7 +65,10 @@ public struct GatewayRouter: HTTPHandler {
             return Self.health
         }
         if path == "/admin" || path.hasPrefix("/admin/") { return await admin(request) }
-        if let demo, path.hasPrefix("/__demo/") { return await demo.handle(request) }
+        if let demo, path.hasPrefix("/__demo/") {
+            if let refusal = adminAccess.demoRefusal(for: request) { return ProblemResponse.make(refusal, path: path) }
+            return await demo.handle(request)
+        }
         switch matchOrReject(path) {
         case .success(let (route, captures)):
             return await repositoryRequest(request, route: route, captures: captures)
@@ -106,6 +119,12 @@ public struct GatewayRouter: HTTPHandler {
     private static let health = HTTPResponse(
         status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
         bytes: Array(#"{"status":"ok"}"#.utf8))
+
+    /// `true` when the target holds `#`: a fragment is never sent (RFC 9110 §7.1), and passed on it
+    /// would cut the upstream path or query short.
+    static func hasFragment(_ request: HTTPRequest) -> Bool {
+        request.target.utf8.contains(UInt8(ascii: "#"))
+    }
 
     /// `true` when the client asks for Server-Sent Events (`Accept: text/event-stream`).
     static func wantsEvents(_ request: HTTPRequest) -> Bool {

@@ -38,16 +38,22 @@ public struct ProblemDetails: Encodable, Sendable {
     ///   - error: The failure, usually a chain of ``ChainedError``s.
     ///   - instance: The request path.
     ///   - repository: The repository that failed, if any.
-    public init(error: any Error, instance: String?, repository: String? = nil) {
+    ///   - audience: Who reads it: anonymous clients do not see internal locations.
+    public init(
+        error: any Error, instance: String?, repository: String? = nil, audience: ProblemAudience = .anonymous
+    ) {
         let cause = ProblemCause(error)
+        let links = ErrorChain(error).links
+        let shown = audience.visible(links)
+        let causeIndex = links.firstIndex(of: cause.link)
         self.type = "https://rds-gateway.dev/errors/\(cause.link.code)"
         self.title = cause.title
         self.status = cause.status
-        self.detail = cause.link.message
+        self.detail = causeIndex.map { shown[$0].message } ?? cause.link.message
         self.instance = instance
         self.code = cause.link.code
         self.repository = repository
-        self.inner = ErrorChain(error).nested
+        self.inner = ErrorChain(links: shown).nested
     }
 
     /// The problem as `application/problem+json` bytes.

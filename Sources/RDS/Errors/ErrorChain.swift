@@ -26,6 +26,11 @@ public struct ErrorChain: Sendable, Hashable {
         self.links = links
     }
 
+    /// A chain of `links`, outermost first (for instance, links with some details removed).
+    public init(links: [ErrorLink]) {
+        self.links = links
+    }
+
     /// The chain as nested links, outermost first, for JSON encoding (`inner` is `null` at the end).
     public var nested: NestedErrorLink? {
         links.reversed().reduce(nil) { inner, link in NestedErrorLink(link: link, inner: inner) }
