@@ -32,8 +32,9 @@ extension GatewayDependencyContainer {
         /// Builds the repository `name` of `configuration`: its route, levels, store and service.
         /// - Throws: ``ConfigurationError`` when its service has no base URL or its route does not parse.
         mutating func build(
-            _ name: String, configuration: GatewayConfiguration, baseURLs: [String: URL], clock: any ClockProvider,
-            logger: any Logger, transport: any Transport, metrics: GatewayMetrics, readiness: Readiness
+            _ name: String, configuration: GatewayConfiguration, baseURLs: [String: URL],
+            credentials: [String: ServiceCredentials], clock: any ClockProvider, logger: any Logger,
+            transport: any Transport, metrics: GatewayMetrics, readiness: Readiness
         ) throws(ConfigurationError) {
             guard let settings = configuration.repositories[name] else { return }
             let route: RepositoryRoute
@@ -71,7 +72,7 @@ extension GatewayDependencyContainer {
                 wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
             let httpService = Self.makeService(
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
-                transport: measured, clock: clock)
+                credentials: credentials[settings.service]?.providers ?? [], transport: measured, clock: clock)
             factories[name] = RepositoryFactory(
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
             memoryLevels[name] = level1
@@ -82,26 +83,14 @@ extension GatewayDependencyContainer {
 
         private static func makeService(
             named name: String, settings: ServiceSettings, baseURL: URL, forwarding repository: RepositorySettings,
-            transport: any Transport, clock: any ClockProvider
+            credentials: [any CredentialProvider], transport: any Transport, clock: any ClockProvider
         ) -> HTTPService {
             HTTPService(
                 name: name, baseURL: baseURL, timeouts: settings.timeouts,
                 defaultHeaders: HTTPHeaders(
                     settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
-                apiKey: settings.apiKey.map(Self.makeAPIKey), forwardedHeaders: repository.forwardedHeaderList,
+                credentials: credentials, forwardedHeaders: repository.forwardedHeaderList,
                 transport: transport, clock: clock)
-        }
-
-        private static func makeAPIKey(_ settings: APIKeySettings) -> UpstreamAPIKey {
-            let provider: any APIKeyProvider =
-                if let variable = settings.env {
-                    EnvironmentAPIKeyProvider(variable: variable)
-                } else {
-                    FileAPIKeyProvider(path: settings.file ?? "")
-                }
-            let placement: UpstreamAPIKey.Placement =
-                if let header = settings.header { .header(header) } else { .queryParameter(settings.query ?? "") }
-            return UpstreamAPIKey(provider: provider, placement: placement)
         }
     }
 }

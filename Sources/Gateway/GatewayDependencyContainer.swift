@@ -8,7 +8,9 @@ import RDS
 /// It owns every datastore (one memory level per repository, in front of one disk folder per
 /// repository when the configuration has a disk cache), the ``RepositoryStore`` of each
 /// repository (broadcasters, single-flight table), the services, the clock, the logger, the
-/// metrics, the readiness state and the embedded demo upstream, if the configuration uses it.
+/// metrics, the readiness state, each service's credential providers (an OAuth2 token is fetched
+/// and refreshed in the background from construction on) and the embedded demo upstream, if the
+/// configuration uses it.
 /// ``makeRepository(named:)`` is synchronous and cheap: call it once per request.
 public final class GatewayDependencyContainer: Sendable {
     /// The configuration it was built from (embedded base URLs already resolved).
@@ -39,6 +41,8 @@ public final class GatewayDependencyContainer: Sendable {
     /// The repositories taken over unchanged from the container this one replaced.
     public let keptRepositories: Set<String>
     let transport: any Transport
+    /// The credential providers of each service, by service name.
+    let credentials: [String: ServiceCredentials]
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -75,14 +79,17 @@ public final class GatewayDependencyContainer: Sendable {
         self.metrics = metrics
         if let inFlightBodies, previous == nil { metrics.observeInFlightBodyBytes { inFlightBodies.bytesInUse } }
         self.readiness = readiness
+        let credentials = Self.makeCredentials(
+            configuration, previous: previous, clock: clock, logger: logger, transport: transport, metrics: metrics)
+        self.credentials = credentials
         var parts = Parts()
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {
                 parts.take(name, from: previous)
             } else {
                 try parts.build(
-                    name, configuration: configuration, baseURLs: baseURLs, clock: clock, logger: logger,
-                    transport: transport, metrics: metrics, readiness: readiness)
+                    name, configuration: configuration, baseURLs: baseURLs, credentials: credentials, clock: clock,
+                    logger: logger, transport: transport, metrics: metrics, readiness: readiness)
             }
         }
         for route in previous?.routes ?? [] where !parts.kept.contains(route.name) {
@@ -98,6 +105,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.diskProblems = parts.diskProblems
         self.stores = parts.stores
         self.keptRepositories = parts.kept
+        startCredentials()
     }
 
     /// `true` when the repository `name` of this container can serve `configuration` as it is:

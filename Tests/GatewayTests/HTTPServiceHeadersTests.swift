@@ -8,32 +8,35 @@ struct HTTPServiceHeadersTests {
     static let secret = "s3cr3t-k3y"
 
     static func makeService(
-        _ transport: ScriptedTransport, apiKey: UpstreamAPIKey? = nil, forwarded: HeaderAllowList = HeaderAllowList(),
+        _ transport: ScriptedTransport, credential: SecretCredentialProvider? = nil, forwarded: HeaderAllowList = HeaderAllowList(),
         defaultHeaders: HTTPHeaders = [:]
     ) -> HTTPService {
         HTTPService(
             name: "weather", baseURL: URL(string: "https://api.example.com/data?format=json")!,
-            defaultHeaders: defaultHeaders, apiKey: apiKey, forwardedHeaders: forwarded, transport: transport)
+            defaultHeaders: defaultHeaders, credentials: credential.map { [$0] } ?? [], forwardedHeaders: forwarded, transport: transport)
     }
 
-    static func keyProvider() -> EnvironmentAPIKeyProvider {
-        EnvironmentAPIKeyProvider(variable: "WEATHER_KEY", environment: ["WEATHER_KEY": " \(secret)\n"])
+    static func keyProvider(_ placement: Credential.Placement) -> SecretCredentialProvider {
+        SecretCredentialProvider(
+            reader: SecretReader(
+                .environment("WEATHER_KEY"), what: "API key", environment: ["WEATHER_KEY": " \(secret)\n"]),
+            placement: placement)
     }
 
     @Test func get_PutsAPIKeyInQuery_AfterBaseAndKeyQuery() async throws {
         let transport = ScriptedTransport(status: 200)
-        let apiKey = UpstreamAPIKey(provider: Self.keyProvider(), placement: .queryParameter("app id"))
+        let apiKey = Self.keyProvider(.queryParameter("app id"))
         let key = ResourceKey(repository: "w", path: "/now", query: "q=london")
-        _ = try await Self.makeService(transport, apiKey: apiKey).get(key, ifChangedFrom: nil)
+        _ = try await Self.makeService(transport, credential: apiKey).get(key, ifChangedFrom: nil)
         #expect(transport.requests.first?.target == "/data/now?format=json&q=london&app%20id=\(Self.secret)")
         #expect(transport.endpoints.first?.port == 443)
     }
 
     @Test func get_PutsAPIKeyInHeader_OverridingForwardedAndDefaultHeaders() async throws {
         let transport = ScriptedTransport(status: 200)
-        let apiKey = UpstreamAPIKey(provider: Self.keyProvider(), placement: .header("X-API-Key"))
+        let apiKey = Self.keyProvider(.header("X-API-Key"))
         let service = Self.makeService(
-            transport, apiKey: apiKey, forwarded: HeaderAllowList(["X-API-Key"]), defaultHeaders: ["X-Api-Key": "old"])
+            transport, credential: apiKey, forwarded: HeaderAllowList(["X-API-Key"]), defaultHeaders: ["X-Api-Key": "old"])
         _ = try await service.get(ResourceKey(repository: "w", path: "/now", headers: ["x-api-key": "client"]),
                                   ifChangedFrom: nil)
         let request = try #require(transport.requests.first)
@@ -42,12 +45,12 @@ struct HTTPServiceHeadersTests {
     }
 
     @Test func errorMessages_NeverContainAPIKey_WhenCallFails() async throws {
-        let apiKey = UpstreamAPIKey(provider: Self.keyProvider(), placement: .queryParameter("appid"))
+        let apiKey = Self.keyProvider(.queryParameter("appid"))
         for transport in [
             ScriptedTransport(status: 500), ScriptedTransport(status: 401),
             ScriptedTransport(failing: TransportError(.timeout, "slow")),
         ] {
-            let service = Self.makeService(transport, apiKey: apiKey)
+            let service = Self.makeService(transport, credential: apiKey)
             let error = await #expect(throws: ServiceError.self) {
                 try await service.get(ResourceKey(repository: "w", path: "/now", query: "q=x"), ifChangedFrom: nil)
             }
@@ -62,9 +65,9 @@ struct HTTPServiceHeadersTests {
 
     @Test func get_FailsUnavailable_NamingVariable_WhenAPIKeyIsMissing() async throws {
         let transport = ScriptedTransport(status: 200)
-        let apiKey = UpstreamAPIKey(
-            provider: EnvironmentAPIKeyProvider(variable: "NOPE", environment: [:]), placement: .header("X-Key"))
-        let service = Self.makeService(transport, apiKey: apiKey)
+        let apiKey = SecretCredentialProvider(
+            reader: SecretReader(.environment("NOPE"), what: "API key", environment: [:]), placement: .header("X-Key"))
+        let service = Self.makeService(transport, credential: apiKey)
         let error = await #expect(throws: ServiceError.self) {
             try await service.get(ResourceKey(repository: "w", path: "/"), ifChangedFrom: nil)
         }
@@ -86,19 +89,19 @@ struct HTTPServiceHeadersTests {
         #expect(request.headers["Accept"] == "application/json")
     }
 
-    @Test func fileAPIKeyProvider_ReadsTrimmedKey_AndRereadsAfterRotation() throws {
+    @Test func secretReader_ReadsTrimmedFile_AndRereadsAfterRotation() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apikey-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("key")
-        let provider = FileAPIKeyProvider(path: file.path)
-        #expect(throws: ServiceError.self) { try provider.apiKey() }
+        let reader = SecretReader(.file(file.path), what: "API key")
+        #expect(throws: ServiceError.self) { try reader.read() }
         try Data("one\n".utf8).write(to: file)
-        #expect(try provider.apiKey() == "one")
+        #expect(try reader.read() == "one")
         try Data("two".utf8).write(to: file)
-        #expect(try provider.apiKey() == "two")
+        #expect(try reader.read() == "two")
         try Data("  \n".utf8).write(to: file)
-        #expect(throws: ServiceError.self) { try provider.apiKey() }
+        #expect(throws: ServiceError.self) { try reader.read() }
     }
 }
 
@@ -108,8 +111,8 @@ extension HTTPServiceHeadersTests {
     }
 
     @Test func get_StoresAnswer_WhenAuthorizationIsTheServicesOwnAPIKey() async throws {
-        let apiKey = UpstreamAPIKey(provider: Self.keyProvider(), placement: .header("Authorization"))
-        let response = try await Self.makeService(Self.cacheable(), apiKey: apiKey)
+        let apiKey = Self.keyProvider(.header("Authorization"))
+        let response = try await Self.makeService(Self.cacheable(), credential: apiKey)
             .get(ResourceKey(repository: "w", path: "/"), ifChangedFrom: nil)
         guard case .fetched(let fetched) = response else {
             Issue.record("expected a fetched value, got \(response)")

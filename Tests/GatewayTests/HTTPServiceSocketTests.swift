@@ -12,9 +12,11 @@ struct HTTPServiceSocketTests {
     static func makeService(port: Int, transport: any Transport, timeouts: UpstreamTimeouts = .init()) -> HTTPService {
         HTTPService(
             name: "demo", baseURL: URL(string: "http://127.0.0.1:\(port)/v1")!, timeouts: timeouts,
-            apiKey: UpstreamAPIKey(
-                provider: EnvironmentAPIKeyProvider(variable: "K", environment: ["K": secret]),
-                placement: .queryParameter("key")),
+            credentials: [
+                SecretCredentialProvider(
+                    reader: SecretReader(.environment("K"), what: "API key", environment: ["K": secret]),
+                    placement: .queryParameter("key"))
+            ],
             transport: transport)
     }
 

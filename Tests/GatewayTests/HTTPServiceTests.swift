@@ -9,11 +9,11 @@ struct HTTPServiceTests {
     static let baseURL = URL(string: "http://upstream.test:8081/api/v1/")!
 
     static func makeService(
-        _ transport: ScriptedTransport, apiKey: UpstreamAPIKey? = nil, forwarded: HeaderAllowList = HeaderAllowList(),
+        _ transport: ScriptedTransport, forwarded: HeaderAllowList = HeaderAllowList(),
         defaultHeaders: HTTPHeaders = [:], clock: ManualClock = ManualClock()
     ) -> HTTPService {
         HTTPService(
-            name: "weather", baseURL: baseURL, defaultHeaders: defaultHeaders, apiKey: apiKey,
+            name: "weather", baseURL: baseURL, defaultHeaders: defaultHeaders,
             forwardedHeaders: forwarded, transport: transport, clock: clock)
     }
 

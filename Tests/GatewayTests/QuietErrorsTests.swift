@@ -40,17 +40,17 @@ struct QuietErrorsTests {
     }
 
     @Test func anonymousProblem_HidesTheAPIKeyFileAndVariable() throws {
-        let sources: [any APIKeyProvider] = [
-            FileAPIKeyProvider(path: "/run/secrets/rds-missing-\(UUID())"),
-            EnvironmentAPIKeyProvider(variable: "WEATHER_API_KEY_SECRET_NAME", environment: [:]),
+        let sources: [SecretReader] = [
+            SecretReader(.file("/run/secrets/rds-missing-\(UUID())"), what: "API key"),
+            SecretReader(.environment("WEATHER_API_KEY_SECRET_NAME"), what: "API key", environment: [:]),
         ]
         for source in sources {
-            let failure = try #require(throws: ServiceError.self) { try source.apiKey() }
+            let failure = try #require(throws: ServiceError.self) { try source.read() }
             let error = ServiceError(.unavailable, "The weather service has no API key for /w", inner: failure)
             let text = Self.text(ProblemDetails(error: error, instance: "/w/oslo", audience: .anonymous))
             #expect(!text.contains("/run/secrets"))
             #expect(!text.contains("WEATHER_API_KEY_SECRET_NAME"))
-            #expect(!text.contains("api_key_source"))
+            #expect(!text.contains("secret_source"))
             #expect(text.contains("upstream_unavailable"))
             let full = Self.text(ProblemDetails(error: error, instance: "/w/oslo", audience: .administrator))
             #expect(full.contains("/run/secrets") || full.contains("WEATHER_API_KEY_SECRET_NAME"))

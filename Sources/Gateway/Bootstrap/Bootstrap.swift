@@ -104,8 +104,9 @@ public enum Bootstrap {
         }
     }
 
-    /// Stops what the container started besides the gateway's server (the embedded demo).
+    /// Stops what the container started besides the gateway's server (token refreshers, the embedded demo).
     public static func shutdown(container: GatewayDependencyContainer) async {
+        container.retireCredentials()
         await container.embeddedDemo?.server.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -111,6 +111,7 @@ struct ConfigurationValidator {
         }
         for name in service.headers.keys.sorted() { try requireHeaderName(name, "\(path).headers.\(name)") }
         if let apiKey = service.apiKey { try validateAPIKey(apiKey, path: path + ".apiKey") }
+        if let auth = service.auth { try validateAuth(auth, path: path + ".auth") }
     }
 
     private func validateBaseURL(_ text: String, path: String) throws(ConfigurationError) {

@@ -8,19 +8,22 @@ public struct ServiceSettings: Sendable, Equatable, Decodable {
     public var headers: [String: String]
     /// Where the API key comes from and how it is sent, if the service needs one.
     public var apiKey: APIKeySettings?
+    /// A bearer token or OAuth2 client credentials, if the service needs them.
+    public var auth: AuthSettings?
 
     /// Creates service settings.
     public init(
         baseURL: String, timeouts: UpstreamTimeouts = UpstreamTimeouts(), headers: [String: String] = [:],
-        apiKey: APIKeySettings? = nil
+        apiKey: APIKeySettings? = nil, auth: AuthSettings? = nil
     ) {
         self.baseURL = baseURL
         self.timeouts = timeouts
         self.headers = headers
         self.apiKey = apiKey
+        self.auth = auth
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case baseURL, timeouts, headers, apiKey }
+    enum CodingKeys: String, CodingKey, CaseIterable { case baseURL, timeouts, headers, apiKey, auth }
 
     /// Decodes the settings, rejecting unknown keys.
     public init(from decoder: any Decoder) throws {
@@ -30,6 +33,7 @@ public struct ServiceSettings: Sendable, Equatable, Decodable {
         timeouts = try container.decodeIfPresent(UpstreamTimeouts.self, forKey: .timeouts) ?? UpstreamTimeouts()
         headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
         apiKey = try container.decodeIfPresent(APIKeySettings.self, forKey: .apiKey)
+        auth = try container.decodeIfPresent(AuthSettings.self, forKey: .auth)
     }
 }
 

@@ -14,6 +14,8 @@ public final class GatewayMetrics: Sendable {
     public let registry: MetricsRegistry
     /// Requests being answered right now.
     public let requestsInFlight: Gauge
+    /// Token requests, token ages and 401 retries.
+    public let auth: AuthMetrics
     private let requests: MetricFamily<RequestLabels, Counter>
     private let requestDuration: MetricFamily<RouteLabels, Histogram>
     private let cacheLookups: MetricFamily<CacheLabels, Counter>
@@ -30,6 +32,7 @@ public final class GatewayMetrics: Sendable {
     /// Registers the gateway's metrics in `registry`.
     public init(registry: MetricsRegistry = MetricsRegistry()) {
         self.registry = registry
+        auth = AuthMetrics(registry: registry)
         requests = registry.counter(
             "rds_gateway_http_requests_total", help: "HTTP requests answered, by route template, method and status.",
             labels: RequestLabels.self)

@@ -50,6 +50,7 @@ public actor GatewayReloader {
             let container = try await Bootstrap.makeContainer(
                 configuration: configuration, clock: old.clock, logger: logger, reusing: old)
             handler.install(container)
+            old.retireCredentials(replacedBy: container)
             let before = Set(old.configuration.repositoryNames)
             let after = configuration.repositoryNames
             let report = ReloadReport(

@@ -3,7 +3,10 @@ import RDS
 import Synchronization
 
 /// Decides whether the gateway is ready for traffic: not while warm-up runs, not while the disk
-/// cache folder is unwritable. Also keeps each upstream's recent status for the report.
+/// cache folder is unwritable, not while a service's first OAuth2 token request is under way
+/// (`auth: pending`, bounded by that request's timeouts). A failing token endpoint
+/// (`auth: failing`) is reported but does not make the gateway unready: cached values still
+/// answer, and other services are unaffected. Also keeps each upstream's recent status.
 public final class Readiness: Sendable {
     private let cacheDirectory: URL?
     private let clock: any ClockProvider
@@ -12,6 +15,7 @@ public final class Readiness: Sendable {
     private struct State {
         var warmUpsRunning = 0
         var upstreams: [String: UpstreamHealth]
+        var auth: [String: @Sendable () -> AuthStatus] = [:]
     }
 
     /// Creates the model.
@@ -33,6 +37,11 @@ public final class Readiness: Sendable {
             state.upstreams = Dictionary(
                 services.map { ($0, state.upstreams[$0] ?? UpstreamHealth(service: $0)) }) { first, _ in first }
         }
+    }
+
+    /// Reads the token status of exactly these services from now on (those with OAuth2).
+    public func trackAuth(_ statuses: [String: @Sendable () -> AuthStatus]) {
+        state.withLock { $0.auth = statuses }
     }
 
     /// Marks a warm-up as running; the gateway is not ready until each has finished.
@@ -62,10 +71,17 @@ public final class Readiness: Sendable {
 
     /// Probes the disk cache (outside any lock) and reports.
     public func report() -> ReadinessReport {
-        let (warmingUp, upstreams) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams) }
+        let (warmingUp, recorded, auth) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams, $0.auth) }
         let diskError = cacheDirectory.flatMap(Self.probeWritable)
+        var upstreams = recorded
+        for (service, read) in auth where upstreams[service] != nil {
+            let status = read()
+            upstreams[service]?.auth = status.state.rawValue
+            upstreams[service]?.authError = status.error
+        }
+        let authPending = upstreams.values.contains { $0.auth == AuthStatus.State.pending.rawValue }
         return ReadinessReport(
-            ready: !warmingUp && diskError == nil,
+            ready: !warmingUp && diskError == nil && !authPending,
             warmUp: warmingUp ? "running" : "done",
             diskCache: cacheDirectory == nil ? "none" : (diskError == nil ? "writable" : "unwritable"),
             diskCacheError: diskError,

@@ -2,7 +2,7 @@ import Foundation
 
 /// The answer of `GET /health/ready`: whether the gateway should get traffic, and why not.
 public struct ReadinessReport: Sendable, Hashable, Encodable {
-    /// `true` when warm-up is over and the disk cache is writable.
+    /// `true` when warm-up is over, the disk cache is writable and no first token request is pending.
     public var ready: Bool
     /// `running` while warm-up loads its keys, then `done`.
     public var warmUp: String

@@ -27,6 +27,10 @@ public struct UpstreamHealth: Sendable, Hashable, Encodable {
     public var lastError: String?
     /// Failures since the last success.
     public var consecutiveFailures = 0
+    /// For a service with OAuth2: `pending`, `ok` or `failing` (see ``AuthStatus``); else absent.
+    public var auth: String?
+    /// Why the last token request failed, e.g. `invalid_client`.
+    public var authError: String?
 
     /// An upstream not called yet.
     public init(service: String) {

@@ -3,7 +3,7 @@ import RDS
 /// Who reads the problem bodies the current request is answered with.
 ///
 /// Anonymous clients see every link's code and message, but the values that locate the
-/// gateway's internals (the upstream endpoint and path, the API key's file or variable, a cache
+/// gateway's internals (the upstream endpoint and path, a secret's file or variable, the token endpoint, a cache
 /// file, the resource key) are removed from the details and replaced by `[hidden]` in messages.
 /// Admin callers (those ``AdminAccess`` lets in: the bearer token when one is configured, else
 /// loopback clients) see the whole chain. The log line of the request always has it.
@@ -18,7 +18,7 @@ public enum ProblemAudience: Sendable {
     @TaskLocal public static var current: ProblemAudience = .anonymous
 
     /// The detail keys whose values locate internals.
-    static let internalDetails: Set<String> = ["endpoint", "path", "api_key_source", "file", "key"]
+    static let internalDetails: Set<String> = ["endpoint", "path", "secret_source", "token_endpoint", "file", "key"]
 
     /// What this audience may see of `links`, in the same order.
     func visible(_ links: [ErrorLink]) -> [ErrorLink] {

@@ -4,7 +4,7 @@ import RDS
 /// and its title.
 ///
 /// The first link that names a cause decides: 404 upstream not found, 502 bad upstream answer,
-/// 503 unavailable (or the caller cancelled), 504 timeout or fetch deadline, the upstream's own
+/// 503 unavailable (or no upstream credential, or the caller cancelled), 504 timeout or fetch deadline, the upstream's own
 /// 4xx when it rejected the request, and the gateway's own refusals with their status. A chain
 /// without such a link is a 500 whose cause is its innermost link (the root of the failure).
 struct ProblemCause: Sendable {
@@ -42,6 +42,7 @@ struct ProblemCause: Sendable {
         case ServiceError.Kind.notFound.rawValue: return (404, "Upstream resource not found")
         case ServiceError.Kind.badResponse.rawValue: return (502, "Bad upstream answer")
         case ServiceError.Kind.unavailable.rawValue: return (503, "Upstream unavailable")
+        case ServiceError.Kind.authFailed.rawValue: return (503, "Upstream authentication failed")
         case ServiceError.Kind.timeout.rawValue, RepositoryError.Kind.deadlineExceeded.rawValue:
             return (504, "Upstream timed out")
         case ServiceError.Kind.rejected.rawValue:

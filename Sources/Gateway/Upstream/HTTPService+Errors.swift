@@ -2,7 +2,7 @@ import RDS
 
 extension HTTPService {
     /// A service error about `key`, with the service name and, when given, the upstream status and
-    /// endpoint. Never includes the query or header values, which may carry the API key.
+    /// endpoint. Never includes the query or header values, which may carry credentials.
     func failure(
         _ kind: ServiceError.Kind, _ what: String, key: ResourceKey, status: Int? = nil,
         endpoint: UpstreamEndpoint? = nil, inner: (any Error)? = nil
@@ -28,14 +28,30 @@ extension HTTPService {
         return failure(kind, what, key: key, endpoint: endpoint, inner: error)
     }
 
-    /// The API key, any provider failure reported as `unavailable`.
-    func currentAPIKey(_ apiKey: UpstreamAPIKey, key: ResourceKey) throws -> String {
-        do {
-            return try apiKey.provider.apiKey()
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            throw failure(.unavailable, "has no API key", key: key, inner: error)
+    /// The credential of every provider, in order; a provider's failure other than a
+    /// ``ServiceError`` is reported as `unavailable`.
+    func currentCredentials(key: ResourceKey) async throws -> [Credential] {
+        var current: [Credential] = []
+        for provider in credentials {
+            do {
+                current.append(try await provider.credential())
+            } catch let error as ServiceError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw failure(.unavailable, "has no credential", key: key, inner: error)
+            }
         }
+        return current
+    }
+
+    /// Reports the 401 to each provider of `sent`; `true` when one says a new credential may help.
+    func newCredentialMayHelp(_ sent: [Credential]) async -> Bool {
+        var mayHelp = false
+        for (provider, credential) in zip(credentials, sent) {
+            if await provider.rejected(credential) { mayHelp = true }
+        }
+        return mayHelp
     }
 }

@@ -3,7 +3,8 @@ import HTTP1
 import RDS
 
 extension HTTPService {
-    /// Builds, sends and checks one call; every failure leaves as a ``ServiceError``.
+    /// Builds, sends and checks one call, sent once more with fresh credentials after a 401 that
+    /// a credential provider says a new credential may cure; every failure leaves as a ``ServiceError``.
     func perform(_ method: HTTPMethod, key: ResourceKey, extraHeaders: HTTPHeaders, body: [UInt8] = [])
         async throws -> UpstreamExchange
     {
@@ -14,49 +15,76 @@ extension HTTPService {
         else {
             throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
         }
-        let path = Self.joinedPath(base: base.percentEncodedPath, key.path)
+        let call = Call(
+            method: method, key: key, endpoint: endpoint, base: base, extraHeaders: extraHeaders, body: body)
+        var sent = try await currentCredentials(key: key)
+        var exchange = try await send(call, credentials: sent)
+        if exchange.representation.status == 401, !sent.isEmpty, await newCredentialMayHelp(sent) {
+            sent = try await currentCredentials(key: key)
+            exchange = try await send(call, credentials: sent)
+        }
+        try check(status: exchange.representation.status, key: key)
+        return exchange
+    }
+
+    /// What one call sends, whatever its credentials.
+    private struct Call {
+        let method: HTTPMethod
+        let key: ResourceKey
+        let endpoint: UpstreamEndpoint
+        let base: URLComponents
+        let extraHeaders: HTTPHeaders
+        let body: [UInt8]
+    }
+
+    /// Sends `call` with `credentials` once and collects the answer, whatever its status.
+    private func send(_ call: Call, credentials: [Credential]) async throws -> UpstreamExchange {
+        let key = call.key
+        let path = Self.joinedPath(base: call.base.percentEncodedPath, key.path)
         let forwarded = key.sortedHeaders.filter { forwardedHeaders.admits($0.name) }
         let request = HTTPRequest(
-            method: method, target: try target(path: path, key: key, baseQuery: base.percentEncodedQuery),
-            headers: try headers(forwarding: forwarded, key: key, endpoint: endpoint, extra: extraHeaders), body: body)
+            method: call.method,
+            target: target(path: path, key: key, baseQuery: call.base.percentEncodedQuery, credentials: credentials),
+            headers: headers(
+                forwarding: forwarded, endpoint: call.endpoint, credentials: credentials, extra: call.extraHeaders),
+            body: call.body)
         let requestTime = clock.now
         let response: HTTPResponse
         do {
-            response = try await transport.send(request, to: endpoint, timeouts: timeouts)
+            response = try await transport.send(request, to: call.endpoint, timeouts: timeouts)
         } catch let error as TransportError {
             if error.kind == .cancelled || Task.isCancelled { throw CancellationError() }
-            throw failure(error, key: key, endpoint: endpoint)
+            throw failure(error, key: key, endpoint: call.endpoint)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             throw failure(.badResponse, "failed unexpectedly", key: key, inner: error)
         }
         let bytes = try await Self.collect(response.body)
-        let exchange = UpstreamExchange(
+        return UpstreamExchange(
             clientHeaders: HTTPHeaders(forwarded), path: path,
             representation: Representation(status: response.status, headers: response.headers, body: bytes),
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
-        try check(status: response.status, key: key)
-        return exchange
     }
 
-    /// The target: path, then the base URL's query, the key's query and the API key parameter.
-    private func target(path: String, key: ResourceKey, baseQuery: String?) throws -> String {
+    /// The target: path, then the base URL's query, the key's query and the query credentials.
+    private func target(path: String, key: ResourceKey, baseQuery: String?, credentials: [Credential]) -> String {
         var parts: [String] = []
         if let baseQuery, !baseQuery.isEmpty { parts.append(baseQuery) }
         if !key.query.isEmpty { parts.append(key.query) }
-        if let apiKey, case .queryParameter(let parameter) = apiKey.placement {
-            let value = try currentAPIKey(apiKey, key: key)
-            parts.append(Self.percentEncoded(parameter) + "=" + Self.percentEncoded(value))
+        for credential in credentials {
+            if case .queryParameter(let parameter) = credential.placement {
+                parts.append(Self.percentEncoded(parameter) + "=" + Self.percentEncoded(credential.value))
+            }
         }
         return parts.isEmpty ? path : path + "?" + parts.joined(separator: "&")
     }
 
-    /// The request fields: `Host`, default headers, the `forwarded` key headers, the API key header, `extra`.
+    /// The request fields: `Host`, default headers, the `forwarded` key headers, the credential headers, `extra`.
     private func headers(
-        forwarding forwarded: [(name: String, value: String)], key: ResourceKey, endpoint: UpstreamEndpoint,
-        extra: HTTPHeaders
-    ) throws -> HTTPHeaders {
+        forwarding forwarded: [(name: String, value: String)], endpoint: UpstreamEndpoint,
+        credentials: [Credential], extra: HTTPHeaders
+    ) -> HTTPHeaders {
         var headers = HTTPHeaders([(name: "Host", value: endpoint.hostHeader)])
         for field in defaultHeaders
         where HeaderAllowList.isForwardable(field.name.lowercased())
@@ -65,8 +93,8 @@ extension HTTPService {
             headers.add(name: field.name, value: field.value)
         }
         for field in forwarded { headers.add(name: field.name, value: field.value) }
-        if let apiKey, case .header(let name) = apiKey.placement {
-            headers[name] = try currentAPIKey(apiKey, key: key)
+        for credential in credentials {
+            if case .header(let name) = credential.placement { headers[name] = credential.value }
         }
         for field in extra { headers[field.name] = field.value }
         return headers
@@ -84,7 +112,7 @@ extension HTTPService {
     }
 
     /// The whole body, gathering a stream if the transport returned one.
-    private static func collect(_ body: HTTPBody) async throws -> [UInt8] {
+    static func collect(_ body: HTTPBody) async throws -> [UInt8] {
         switch body {
         case .bytes(let bytes): return bytes
         case .stream(let stream):

@@ -5,9 +5,14 @@ import RDS
 /// A ``Service`` over HTTP: maps a ``ResourceKey`` to an upstream request, sends it through a
 /// ``Transport`` and turns the answer into a ``Representation`` with RFC 9111 freshness.
 ///
-/// - Reads: `GET` base URL + key path + key query (+ the API key when it goes in the query), with
-///   the default headers, the key's forwarded headers (those the allow-list admits) and, when
-///   revalidating, `If-None-Match` / `If-Modified-Since`. A 304 answers `.notModified`.
+/// - Reads: `GET` base URL + key path + key query (+ a credential that goes in the query), with
+///   the default headers, the key's forwarded headers (those the allow-list admits), the
+///   credentials' headers and, when revalidating, `If-None-Match` / `If-Modified-Since`. A 304
+///   answers `.notModified`.
+/// - Credentials come from the injected ``CredentialProvider``s on every call. A 401 answered to
+///   a call that carried credentials is reported to them; when one says a new credential may
+///   help, the call (a write too: the upstream refused it before acting) is sent once more with
+///   fresh credentials, and a second 401 is the upstream's answer.
 /// - Writes: ``save(_:for:)`` forwards the representation's ``Representation/method`` (`PUT` when
 ///   `nil`), body and `Content-Type`; ``delete(_:)`` sends `DELETE`. The reply is the upstream's
 ///   answer; it is also what the cache keeps when the upstream answered 200 or 201 with a body that
@@ -15,7 +20,8 @@ import RDS
 ///   the key is dropped, since an unsafe method invalidates what was stored (RFC 9111 §4.4).
 /// - Errors are ``ServiceError``: 404 `notFound`, other 4xx `rejected` (`details["status"]`),
 ///   5xx and malformed answers `badResponse`, refused or unreachable `unavailable`, timeouts
-///   `timeout`; transport failures are wrapped as `inner`. The API key never appears in them.
+///   `timeout`, no credential `authFailed`; transport failures are wrapped as `inner`. No
+///   credential ever appears in them.
 /// - Cancelling the calling task (the client went away) abandons the call with `CancellationError`.
 public struct HTTPService: Service {
     /// The service's name, used in error details.
@@ -26,8 +32,8 @@ public struct HTTPService: Service {
     public let timeouts: UpstreamTimeouts
     /// Headers sent on every call (a forwarded client header of the same name replaces one).
     public let defaultHeaders: HTTPHeaders
-    /// The API key and where it goes, if the upstream needs one.
-    public let apiKey: UpstreamAPIKey?
+    /// Supply the credentials sent on every call (an API key, a bearer token, an OAuth2 token).
+    public let credentials: [any CredentialProvider]
     /// Which of a key's headers are forwarded.
     public let forwardedHeaders: HeaderAllowList
     /// Carries the calls.
@@ -43,13 +49,13 @@ public struct HTTPService: Service {
     ///   - host: Supplies the base URL (`http://` or `https://`, optionally with a base path).
     ///   - timeouts: The transport's timeouts.
     ///   - defaultHeaders: Headers sent on every call.
-    ///   - apiKey: The API key and where it goes.
+    ///   - credentials: Supply the credentials sent on every call.
     ///   - forwardedHeaders: Which of a key's headers are forwarded.
     ///   - transport: Carries the calls.
     ///   - clock: Reads the request and response times.
     public init(
         name: String, host: any HostProvider, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
-        defaultHeaders: HTTPHeaders = [:], apiKey: UpstreamAPIKey? = nil,
+        defaultHeaders: HTTPHeaders = [:], credentials: [any CredentialProvider] = [],
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
         clock: any ClockProvider = SystemClock()
     ) {
@@ -57,7 +63,7 @@ public struct HTTPService: Service {
         self.host = host
         self.timeouts = timeouts
         self.defaultHeaders = defaultHeaders
-        self.apiKey = apiKey
+        self.credentials = credentials
         self.forwardedHeaders = forwardedHeaders
         self.transport = transport
         self.clock = clock
@@ -65,16 +71,16 @@ public struct HTTPService: Service {
     }
 
     /// Creates a service for a fixed `baseURL`; the other parameters are those of
-    /// ``init(name:host:timeouts:defaultHeaders:apiKey:forwardedHeaders:transport:clock:)``.
+    /// ``init(name:host:timeouts:defaultHeaders:credentials:forwardedHeaders:transport:clock:)``.
     public init(
         name: String, baseURL: URL, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
-        defaultHeaders: HTTPHeaders = [:], apiKey: UpstreamAPIKey? = nil,
+        defaultHeaders: HTTPHeaders = [:], credentials: [any CredentialProvider] = [],
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
         clock: any ClockProvider = SystemClock()
     ) {
         self.init(
             name: name, host: FixedHostProvider(baseURL: baseURL), timeouts: timeouts, defaultHeaders: defaultHeaders,
-            apiKey: apiKey, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock)
+            credentials: credentials, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock)
     }
 
     /// Fetches the resource, conditionally when `validators` are given.

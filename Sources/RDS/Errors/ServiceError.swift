@@ -15,4 +15,7 @@ public enum ServiceErrorKind: String, Sendable {
     case timeout = "upstream_timeout"
     /// The upstream rejected the request with a 4xx other than 404; `details["status"]` has it.
     case rejected = "upstream_rejected"
+    /// The service has no credential to send: its token endpoint refused or failed, or its secret
+    /// cannot be read (HTTP 503); `inner` says why.
+    case authFailed = "upstream_auth_failed"
 }
