@@ -13,6 +13,7 @@ final class GatewayProcess: Sendable {
 
     private struct Log {
         var events: [Event] = []
+        var text = ""
         var ended = false
         var waiters: [(name: String, continuation: CheckedContinuation<Event?, Never>)] = []
     }
@@ -45,6 +46,7 @@ final class GatewayProcess: Sendable {
                 while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = Data(pending[..<end])
                     pending.removeSubrange(...end)
+                    self?.recordText(String(decoding: line, as: UTF8.self))
                     guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
                     self?.record(object.mapValues { "\($0)" })
                 }
@@ -94,6 +96,13 @@ final class GatewayProcess: Sendable {
     /// Ends the process if it is still running (test clean-up).
     func stop() {
         process.send(SIGKILL)
+    }
+
+    /// Everything the gateway wrote to its standard error so far, line by line.
+    var output: String { log.withLock { $0.text } }
+
+    private func recordText(_ line: String) {
+        log.withLock { $0.text += line + "\n" }
     }
 
     private func record(_ event: Event) {
