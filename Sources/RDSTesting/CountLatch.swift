@@ -5,7 +5,7 @@ import Synchronization
 /// Waiters are continuations resumed by ``increment()``, so nothing polls. A waiting task that is
 /// cancelled (for example by a test's time limit) stops waiting at once, so a broken test fails
 /// instead of hanging.
-final class CountLatch: Sendable {
+public final class CountLatch: Sendable {
     private struct State {
         var count = 0
         var waiters: [UInt64: (target: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
@@ -14,11 +14,14 @@ final class CountLatch: Sendable {
 
     private let state = Mutex(State())
 
+    /// Creates a latch at zero.
+    public init() {}
+
     /// The current count.
-    var count: Int { state.withLock { $0.count } }
+    public var count: Int { state.withLock { $0.count } }
 
     /// Adds one and wakes every waiter whose target is reached.
-    func increment() {
+    public func increment() {
         let due: [CheckedContinuation<Void, Never>] = state.withLock { state in
             state.count += 1
             let reached = state.waiters.filter { $0.value.target <= state.count }
@@ -29,7 +32,7 @@ final class CountLatch: Sendable {
     }
 
     /// Returns once the count is at least `target`, or once the calling task is cancelled.
-    func wait(until target: Int) async {
+    public func wait(until target: Int) async {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID

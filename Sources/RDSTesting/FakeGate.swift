@@ -47,9 +47,9 @@ public final class FakeGate: Sendable {
     /// Returns once `count` held calls have been cancelled (or the waiting task is cancelled).
     public func waitForCancellations(_ count: Int) async { await cancelled.wait(until: count) }
 
-    /// Called by the fake service: records the arrival and suspends until the gate is open or the
-    /// calling task is cancelled.
-    func pass() async {
+    /// Called by a fake (a service, a test server): records the arrival and suspends until the
+    /// gate is open or the calling task is cancelled.
+    public func pass() async {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID

@@ -53,8 +53,14 @@ struct ConfigurationAuthTests {
         (#"{"tokenURL": "https://u:p@x/t"}"#, "services.demo.auth.oauth2.tokenURL", "without fragment or credentials"),
         (#"{"clientId": ""}"#, "services.demo.auth.oauth2.clientId", "expected the client identifier"),
         (#"{"scopes": ["a b"]}"#, "services.demo.auth.oauth2.scopes[0]", "expected a scope"),
-        (#"{"parameters": {"client_secret": "x"}}"#, "services.demo.auth.oauth2.parameters.client_secret", "other than"),
-        (#"{"clientAuthentication": "digest"}"#, "services.demo.auth.oauth2.clientAuthentication", #""basic" or "post""#),
+        (
+            #"{"parameters": {"client_secret": "x"}}"#, "services.demo.auth.oauth2.parameters.client_secret",
+            "other than"
+        ),
+        (
+            #"{"clientAuthentication": "digest"}"#, "services.demo.auth.oauth2.clientAuthentication",
+            #""basic" or "post""#
+        ),
         (#"{"refreshFraction": 1}"#, "services.demo.auth.oauth2.refreshFraction", "above 0 and below 1, found 1"),
         (#"{"defaultLifetime": 0}"#, "services.demo.auth.oauth2.defaultLifetime", "above 0"),
         (#"{"tokenUrl": "https://x"}"#, "services.demo.auth.oauth2.tokenUrl", "unknown key"),

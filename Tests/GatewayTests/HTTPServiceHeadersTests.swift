@@ -8,12 +8,13 @@ struct HTTPServiceHeadersTests {
     static let secret = "s3cr3t-k3y"
 
     static func makeService(
-        _ transport: ScriptedTransport, credential: SecretCredentialProvider? = nil, forwarded: HeaderAllowList = HeaderAllowList(),
-        defaultHeaders: HTTPHeaders = [:]
+        _ transport: ScriptedTransport, credential: SecretCredentialProvider? = nil,
+        forwarded: HeaderAllowList = HeaderAllowList(), defaultHeaders: HTTPHeaders = [:]
     ) -> HTTPService {
         HTTPService(
             name: "weather", baseURL: URL(string: "https://api.example.com/data?format=json")!,
-            defaultHeaders: defaultHeaders, credentials: credential.map { [$0] } ?? [], forwardedHeaders: forwarded, transport: transport)
+            defaultHeaders: defaultHeaders, credentials: credential.map { [$0] } ?? [], forwardedHeaders: forwarded,
+            transport: transport)
     }
 
     static func keyProvider(_ placement: Credential.Placement) -> SecretCredentialProvider {
@@ -36,7 +37,8 @@ struct HTTPServiceHeadersTests {
         let transport = ScriptedTransport(status: 200)
         let apiKey = Self.keyProvider(.header("X-API-Key"))
         let service = Self.makeService(
-            transport, credential: apiKey, forwarded: HeaderAllowList(["X-API-Key"]), defaultHeaders: ["X-Api-Key": "old"])
+            transport, credential: apiKey, forwarded: HeaderAllowList(["X-API-Key"]),
+            defaultHeaders: ["X-Api-Key": "old"])
         _ = try await service.get(ResourceKey(repository: "w", path: "/now", headers: ["x-api-key": "client"]),
                                   ifChangedFrom: nil)
         let request = try #require(transport.requests.first)

@@ -31,7 +31,8 @@ extension ConfigurationValidator {
         }
         let fraction = oauth2.refreshFraction
         guard fraction > 0, fraction < 1 else {
-            throw fail(path + ".refreshFraction", "expected a number above 0 and below 1, found \(Self.format(fraction))")
+            throw fail(
+                path + ".refreshFraction", "expected a number above 0 and below 1, found \(Self.format(fraction))")
         }
         try requirePositive(oauth2.defaultLifetime, path + ".defaultLifetime", max: Self.maxLifetime)
     }
@@ -50,8 +51,9 @@ extension ConfigurationValidator {
     /// RFC 6749 §3.3: `scope-token = 1*( %x21 / %x23-5B / %x5D-7E )`.
     private static func isScopeToken(_ scope: String) -> Bool {
         !scope.isEmpty
-            && scope.unicodeScalars.allSatisfy { $0.value == 0x21 || (0x23...0x5B).contains($0.value)
-                || (0x5D...0x7E).contains($0.value)
+            && scope.unicodeScalars.allSatisfy {
+                $0.value == 0x21 || (0x23...0x5B).contains($0.value)
+                    || (0x5D...0x7E).contains($0.value)
             }
     }
 }

@@ -40,7 +40,8 @@ struct OAuth2TokenExchange: Sendable {
         self.secret = secret
     }
 
-    /// The `POST` to the token endpoint, and the client secret it carries (for ``token(status:body:clientSecret:sentAt:receivedAt:)``).
+    /// The `POST` to the token endpoint, and the client secret it carries (for redaction in
+    /// ``token(status:body:clientSecret:sentAt:receivedAt:)``).
     /// - Throws: ``ServiceError`` (`unavailable`) when the client secret cannot be read.
     func request() throws -> (request: HTTPRequest, clientSecret: String) {
         let clientSecret = try secret.read()
@@ -74,7 +75,8 @@ struct OAuth2TokenExchange: Sendable {
     func token(status: Int, body: [UInt8], clientSecret: String, sentAt: Date, receivedAt: Date)
         throws(TokenEndpointError) -> OAuth2Token
     {
-        let object = body.count <= Self.maxAnswerBytes
+        let object =
+            body.count <= Self.maxAnswerBytes
             ? (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] : nil
         guard status == 200 else {
             throw refusal(status: status, object: object, clientSecret: clientSecret)

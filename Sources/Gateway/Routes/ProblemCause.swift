@@ -4,9 +4,10 @@ import RDS
 /// and its title.
 ///
 /// The first link that names a cause decides: 404 upstream not found, 502 bad upstream answer,
-/// 503 unavailable (or no upstream credential, or the caller cancelled), 504 timeout or fetch deadline, the upstream's own
-/// 4xx when it rejected the request, and the gateway's own refusals with their status. A chain
-/// without such a link is a 500 whose cause is its innermost link (the root of the failure).
+/// 503 unavailable (or no upstream credential, or the caller cancelled), 504 timeout or fetch
+/// deadline, the upstream's own 4xx when it rejected the request, and the gateway's own refusals
+/// with their status. A chain without such a link is a 500 whose cause is its innermost link (the
+/// root of the failure).
 struct ProblemCause: Sendable {
     /// The HTTP status answered.
     let status: Int

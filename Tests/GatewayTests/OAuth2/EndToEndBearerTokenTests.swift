@@ -25,7 +25,12 @@ struct EndToEndBearerTokenTests {
         let gateway = try await EndToEndGateway.start(
             services: ["up": ServiceSettings(baseURL: upstream.baseURL, auth: AuthSettings(bearer: .file(file.path)))],
             repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")])
-        defer { Task { await gateway.stop(); await upstream.stop() } }
+        defer {
+            Task {
+                await gateway.stop()
+                await upstream.stop()
+            }
+        }
         #expect(try await gateway.get("/items/1").status == 200)
 
         // Rotated before the call: the new token is sent at once.

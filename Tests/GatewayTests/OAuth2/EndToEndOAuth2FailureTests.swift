@@ -83,7 +83,8 @@ struct EndToEndOAuth2FailureTests {
         fixture.clock.advance(by: 60)
         #expect(try await fixture.gateway.get("/items/2").status == 200)
         #expect(try await fixture.upstreamReadiness()["auth"] as? String == "ok")
-        #expect(try await fixture.metric("rds_gateway_upstream_token_requests_total", [#"result="unreachable""#]) ?? 0 > 0)
+        #expect(
+            try await fixture.metric("rds_gateway_upstream_token_requests_total", [#"result="unreachable""#]) ?? 0 > 0)
     }
 
     @Test func wrongClientSecret_AnswersUpstreamAuthFailed_WrappingInvalidClient() async throws {

@@ -90,7 +90,9 @@ struct EndToEndOAuth2RefreshTests {
         // Now it has expired: 100 requests wait for the one refresh under way, and nothing else is asked.
         fixture.clock.advance(by: 20)
         let waiting = Task { try await fixture.concurrentGets(from: 101, count: 100) }
-        while fixture.gateway.container.metrics.requestsInFlight.value < 100 { try await Task.sleep(for: .milliseconds(5)) }
+        while fixture.gateway.container.metrics.requestsInFlight.value < 100 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         #expect(fixture.endpoint.requestCount == 2)
         fixture.endpoint.release()
         #expect(try await waiting.value == Array(repeating: 200, count: 100))

@@ -13,14 +13,13 @@ final class OAuth2TokenEndpoint: HTTPHandler {
         var lifetime: Int? = 100
         var issued: [String: Date] = [:]
         var requests: [HTTPRequest] = []
-        var holding = false
-        var held: [CheckedContinuation<Void, Never>] = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var gate: FakeGate?
     }
 
     let clientId: String
     let clock: ManualClock
     private let state: Mutex<State>
+    private let received = CountLatch()
     private let server = Mutex<HTTPServer?>(nil)
     private let boundPort = Mutex(0)
 
@@ -62,28 +61,12 @@ final class OAuth2TokenEndpoint: HTTPHandler {
     func revokeAll() { state.withLock { $0.issued = [:] } }
 
     /// Holds every later answer until ``release()``.
-    func hold() { state.withLock { $0.holding = true } }
+    func hold() { state.withLock { $0.gate = FakeGate() } }
     /// Lets held and later answers through.
-    func release() {
-        let held = state.withLock { state in
-            state.holding = false
-            defer { state.held = [] }
-            return state.held
-        }
-        held.forEach { $0.resume() }
-    }
+    func release() { state.withLock { $0.gate.take() }?.open() }
 
     /// Returns once `count` requests have been received.
-    func waitForRequests(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
-                if state.requests.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
+    func waitForRequests(_ count: Int) async { await received.wait(until: count) }
 
     /// `true` for `Bearer <token>` of a token issued, not revoked and not expired on the clock.
     func accepts(_ authorization: String?) -> Bool {
@@ -99,23 +82,12 @@ final class OAuth2TokenEndpoint: HTTPHandler {
     func restart() async throws { try await listen(port: boundPort.withLock { $0 }) }
 
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let (hold, woken) = state.withLock { state in
+        let gate = state.withLock { state in
             state.requests.append(request)
-            let woken = state.waiters.filter { $0.count <= state.requests.count }.map(\.continuation)
-            state.waiters.removeAll { $0.count <= state.requests.count }
-            return (state.holding, woken)
+            return state.gate
         }
-        woken.forEach { $0.resume() }
-        if hold {
-            await withCheckedContinuation { continuation in
-                let now = state.withLock { state in
-                    if !state.holding { return true }
-                    state.held.append(continuation)
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        }
+        received.increment()
+        await gate?.pass()
         return answer(request)
     }
 
@@ -124,7 +96,8 @@ final class OAuth2TokenEndpoint: HTTPHandler {
         guard request.method == .post, form["grant_type"] == "client_credentials" else {
             return Self.json(400, #"{"error":"unsupported_grant_type"}"#)
         }
-        let presented = Self.basicCredentials(request.headers["Authorization"])
+        let presented =
+            Self.basicCredentials(request.headers["Authorization"])
             ?? form["client_id"].map { ($0, form["client_secret"] ?? "") }
         let now = clock.now
         return state.withLock { state in
@@ -164,7 +137,8 @@ final class OAuth2TokenEndpoint: HTTPHandler {
         guard let header, header.hasPrefix("Basic "), let data = Data(base64Encoded: String(header.dropFirst(6))),
             let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
         else { return nil }
-        let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+        let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+        }
         return (decode(pair[..<colon]), decode(pair[pair.index(after: colon)...]))
     }
 }
