@@ -12,14 +12,14 @@ extension OAuth2CredentialProvider {
         }
     }
 
-    /// Stops the refresher and abandons the token request in flight.
+    /// Stops the background refresher (shutdown, or a reload that replaced this provider). A token
+    /// request in flight still ends, for the requests waiting on it.
     public func stop() {
-        let (refresher, flight) = state.withLock { state in
+        let refresher = state.withLock { state in
             state.stopped = true
-            return (state.refresher, state.flight)
+            return state.refresher
         }
         refresher?.cancel()
-        flight?.cancel()
     }
 
     private func keepFresh() async {
