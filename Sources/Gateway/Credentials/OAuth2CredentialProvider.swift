@@ -81,7 +81,7 @@ public final class OAuth2CredentialProvider: CredentialProvider {
         let step: Step = state.withLock { state in
             if let token = state.token, now < token.expiresAt { return .use(token) }
             if let flight = state.flight { return .wait(flight) }
-            if state.token == nil, let failure = state.lastFailure, now < failure.at + Self.failureReuse {
+            if let failure = state.lastFailure, now < failure.at + Self.failureReuse {
                 return .fail(failure.error)
             }
             return .wait(startFlight(&state))
