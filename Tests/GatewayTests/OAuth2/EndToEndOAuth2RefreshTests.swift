@@ -25,6 +25,19 @@ struct EndToEndOAuth2RefreshTests {
         #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
     }
 
+    @Test func readiness_IsPending_UntilTheFirstTokenRequestEnds() async throws {
+        let fixture = try await OAuth2Gateway.start(holding: true)
+        defer { Task { await fixture.stop() } }
+        await fixture.endpoint.waitForRequests(1)
+        let pending = try await fixture.gateway.get("/health/ready")
+        #expect(pending.status == 503)
+        #expect(try await fixture.upstreamReadiness()["auth"] as? String == "pending")
+        fixture.endpoint.release()
+        await fixture.tokens.settled()
+        #expect(try await fixture.gateway.get("/health/ready").status == 200)
+        #expect(try await fixture.upstreamReadiness()["auth"] as? String == "ok")
+    }
+
     @Test func clientSecretPost_SendsTheCredentialsInTheBody() async throws {
         let fixture = try await OAuth2Gateway.start(settings: {
             $0.clientAuthentication = .post

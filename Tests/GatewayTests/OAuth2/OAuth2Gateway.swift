@@ -16,14 +16,16 @@ struct OAuth2Gateway {
     /// The file the gateway reads the client secret from.
     let secretFile: URL
 
-    /// Starts the three servers; the client secret file holds `fileSecret`, the endpoint accepts `endpointSecret`.
+    /// Starts the three servers; the client secret file holds `fileSecret`, the endpoint accepts
+    /// `endpointSecret`, and holds its answers from the start when `holding`.
     static func start(
-        fileSecret: String = "client-secret-4f9a", endpointSecret: String = "client-secret-4f9a",
+        fileSecret: String = "client-secret-4f9a", endpointSecret: String = "client-secret-4f9a", holding: Bool = false,
         cacheControl: String = "no-store", settings: (inout OAuth2Settings) -> Void = { _ in },
         repository: (inout RepositorySettings) -> Void = { _ in }
     ) async throws -> OAuth2Gateway {
         let clock = EndToEndGateway.makeClock()
         let endpoint = try await OAuth2TokenEndpoint.start(clientSecret: endpointSecret, clock: clock)
+        if holding { endpoint.hold() }
         let upstream = try await EndToEndUpstream.start()
         let secretFile = FileManager.default.temporaryDirectory.appendingPathComponent("oauth2-secret-\(UUID())")
         try Data((fileSecret + "\n").utf8).write(to: secretFile)
