@@ -88,11 +88,15 @@ public final class GatewayDependencyContainer: Sendable {
                     datastore = TwoLevelDatastore(l1: level1, l2: level2, logger: logger)
                     diskLevels[name] = level2
                     metrics.observeCache(repository: name, level: "disk") { level2.statistics }
+                    metrics.observeDisk(repository: name) { level2.statistics }
+                    readiness.observeDisk(repository: name) { level2.statistics }
                 } catch {
                     diskProblems[name] = ErrorChain(error).links.map(\.message).joined(separator: ": ")
                     logger.log(
                         .error, "disk_cache_unavailable", ["repository": .string(name), "path": .string(folder.path)])
                     datastore = level1
+                    metrics.observeDisk(repository: name) { nil }
+                    readiness.observeDisk(repository: name) { nil }
                 }
             } else {
                 datastore = level1
@@ -129,9 +133,14 @@ public final class GatewayDependencyContainer: Sendable {
     /// The memory level's entries, bytes and evictions of the repository `name`.
     public func memoryStatistics(named name: String) -> DatastoreStatistics? { memoryLevels[name]?.statistics }
 
-    /// The disk level's entry files, bytes and evictions of the repository `name`; `nil` when it
-    /// has no disk level (none configured, or its folder could not be opened).
+    /// The disk level's entry files, bytes, evictions and write failures of the repository `name`;
+    /// `nil` when it has no disk level (none configured, or its folder could not be opened).
     public func diskStatistics(named name: String) -> DatastoreStatistics? { diskLevels[name]?.statistics }
+
+    /// The health of the disk level of the repository `name`; `nil` when no disk cache is configured.
+    public func diskHealth(named name: String) -> DiskLevelHealth? {
+        configuration.cache.disk == nil ? nil : DiskLevelHealth(repository: name, statistics: diskStatistics(named: name))
+    }
 
     private static func makeService(
         named name: String, settings: ServiceSettings, baseURL: URL, forwarding repository: RepositorySettings,

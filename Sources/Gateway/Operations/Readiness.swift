@@ -3,7 +3,9 @@ import RDS
 import Synchronization
 
 /// Decides whether the gateway is ready for traffic: not while warm-up runs, not while the disk
-/// cache folder is unwritable. Also keeps each upstream's recent status for the report.
+/// cache folder is unwritable. Also keeps each upstream's recent status and reads each
+/// repository's disk level for the report (a degraded disk level never makes the gateway unready:
+/// the repository still caches in memory).
 public final class Readiness: Sendable {
     private let cacheDirectory: URL?
     private let clock: any ClockProvider
@@ -12,6 +14,7 @@ public final class Readiness: Sendable {
     private struct State {
         var warmUpsRunning = 0
         var upstreams: [String: UpstreamHealth]
+        var diskLevels: [(repository: String, statistics: @Sendable () -> DatastoreStatistics?)] = []
     }
 
     /// Creates the model.
@@ -51,15 +54,32 @@ public final class Readiness: Sendable {
         }
     }
 
-    /// Probes the disk cache (outside any lock) and reports.
+    /// Reads a repository's disk level at every report.
+    /// - Parameters:
+    ///   - repository: The repository owning the level.
+    ///   - statistics: Returns the level's current statistics, `nil` when it is unavailable; must not block.
+    public func observeDisk(repository: String, statistics: @escaping @Sendable () -> DatastoreStatistics?) {
+        state.withLock { $0.diskLevels.append((repository, statistics)) }
+    }
+
+    /// Probes the disk cache and reads the disk levels (outside any lock) and reports.
     public func report() -> ReadinessReport {
-        let (warmingUp, upstreams) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams) }
+        let (warmingUp, upstreams, observed) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels) }
         let diskError = cacheDirectory.flatMap(Self.probeWritable)
+        let diskLevels = observed.map { DiskLevelHealth(repository: $0.repository, statistics: $0.statistics()) }
+        let diskCache =
+            switch (cacheDirectory, diskError) {
+            case (nil, _): "none"
+            case (_, .some): "unwritable"
+            case _ where diskLevels.contains(where: \.isDegraded): "degraded"
+            default: "writable"
+            }
         return ReadinessReport(
             ready: !warmingUp && diskError == nil,
             warmUp: warmingUp ? "running" : "done",
-            diskCache: cacheDirectory == nil ? "none" : (diskError == nil ? "writable" : "unwritable"),
+            diskCache: diskCache,
             diskCacheError: diskError,
+            diskLevels: diskLevels.sorted { $0.repository < $1.repository },
             upstreams: upstreams.values.sorted { $0.service < $1.service })
     }
 
