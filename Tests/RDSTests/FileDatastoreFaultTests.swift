@@ -9,29 +9,7 @@ import Testing
 struct FileDatastoreFaultTests {
     private typealias Store = FileDatastore<String, String>
 
-    /// A temporary folder holding the datastore's folder `store`, removed when the test ends.
-    private final class Folder {
-        let url: URL
-        init() throws { url = try DatastoreTestFixtures.makeTemporaryDirectory() }
-        deinit { try? FileManager.default.removeItem(at: url) }
-
-        var store: URL { url.appendingPathComponent("store", isDirectory: true) }
-
-        func names() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: store.path).sorted()
-        }
-
-        /// The size of the file `name` in the store.
-        func size(_ name: String) throws -> Int {
-            try FileManager.default.attributesOfItem(atPath: store.appendingPathComponent(name).path)[.size] as? Int ?? -1
-        }
-
-        /// Saves `value` for `key` and returns the name of its entry file.
-        func save(_ value: String, for key: String, in store: Store) async throws -> String {
-            try await store.save(DatastoreTestFixtures.entry(value), for: key)
-            return try store.location(of: key).fileName
-        }
-    }
+    private typealias Folder = DatastoreTestFixtures.Folder
 
     @Test func init_RemovesOrphanTemporaryFilesAndEverythingElseThatIsNotAnEntry() async throws {
         let folder = try Folder()
