@@ -46,6 +46,20 @@ struct FileDatastoreFaultTests {
         #expect(store.statistics == DatastoreStatistics(entries: 1, bytes: try folder.size(name), evictions: 0))
     }
 
+    /// Opening a named pipe for reading would wait for a writer forever.
+    @Test func get_DropsANamedPipeNamedLikeTheEntry_WithoutWaitingForAWriter() async throws {
+        let folder = try Folder()
+        let store = try Store(directory: folder.store)
+        let name = try await folder.save("v", for: "k", in: store)
+        try await store.delete("k")
+        #expect(mkfifo(folder.store.appendingPathComponent(name).path, 0o600) == 0)
+
+        #expect(try await store.get("k") == nil)
+
+        #expect(try folder.names().isEmpty)
+        #expect(store.statistics == DatastoreStatistics(entries: 0, bytes: 0, evictions: 0))
+    }
+
     /// A sparse 64 GiB file: reading it whole would need 64 GiB of memory.
     @Test func get_DropsAFileLargerThanTheLargestEntry_WithoutReadingIt() async throws {
         let folder = try Folder()
