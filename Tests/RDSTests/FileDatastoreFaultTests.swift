@@ -124,10 +124,8 @@ struct FileDatastoreFaultTests {
         #expect(try await store.get("k")?.value == "v")
     }
 
-    @Test func statistics_EqualAFreshScan_AfterConcurrentSavesDeletesAndEvictions() async throws {
-        let folder = try Folder()
-        let size = try await folder.size(folder.save("v", for: "p-99", in: try Store(directory: folder.store)))
-        let store = try Store(directory: folder.store, maxBytes: size * 10)
+    /// Six tasks saving and deleting overlapping keys of `store` (all entries of one size).
+    private static func churn(_ store: Store) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<6 {
                 group.addTask {
@@ -139,12 +137,27 @@ struct FileDatastoreFaultTests {
             }
             try await group.waitForAll()
         }
+    }
 
+    @Test func statistics_EqualAFreshScan_AfterConcurrentSavesDeletesEvictionsAndARemovedFolder() async throws {
+        let folder = try Folder()
+        let size = try await folder.size(folder.save("v", for: "p-99", in: try Store(directory: folder.store)))
+        let store = try Store(directory: folder.store, maxBytes: size * 10)
+
+        try await Self.churn(store)
         let names = try folder.names()
+        let afterChurn = store.statistics
+        try FileManager.default.removeItem(at: folder.store)
+        try await Self.churn(store)
+        let namesAfterRemoval = try folder.names()
+
         #expect(names.allSatisfy { $0.hasSuffix(".entry") })
-        #expect(store.statistics.entries == names.count)
-        #expect(store.statistics.bytes == names.count * size)
-        #expect(store.statistics.bytes <= size * 10)
-        #expect(store.statistics.evictions > 0)
+        #expect(afterChurn.entries == names.count)
+        #expect(afterChurn.bytes == names.count * size)
+        #expect(afterChurn.bytes <= size * 10)
+        #expect(afterChurn.evictions > 0)
+        #expect(store.statistics.entries == namesAfterRemoval.count)
+        #expect(store.statistics.bytes == namesAfterRemoval.count * size)
+        #expect(!store.statistics.isDegraded)
     }
 }

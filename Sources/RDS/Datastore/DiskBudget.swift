@@ -6,7 +6,8 @@ import Synchronization
 /// The counts are measured when the datastore opens, then kept exact by each save, delete,
 /// eviction and dropped unusable file: every change to an entry file runs on that file's queue
 /// and is counted there, so the counts always equal a fresh scan of the folder (files changed
-/// behind the datastore's back aside). One eviction runs at a time. Reading them is one lock, no I/O.
+/// behind the datastore's back aside; a removed folder is re-measured once recreated, with every
+/// key queue held). One eviction runs at a time. Reading them is one lock, no I/O.
 final class DiskBudget: Sendable {
     private struct State {
         var usedBytes: Int
@@ -74,7 +75,8 @@ final class DiskBudget: Sendable {
         }
     }
 
-    /// Sets the counts to a fresh measurement of the folder (after it was recreated).
+    /// Sets the counts to a fresh measurement of the folder (after it was recreated), taken while
+    /// no save or delete was under way.
     func reset(usedBytes: Int = 0, entries: Int = 0) {
         state.withLock { state in
             state.usedBytes = usedBytes

@@ -41,23 +41,34 @@ extension FileDatastore {
         }
     }
 
-    /// Writes `contents` to the entry file at `path` (see ``BlockingFileIO/writeAtomically(_:to:via:)``)
-    /// and returns the size of the file it replaced (`nil` when it created one). When the folder
-    /// was removed, recreates it, re-measures it into `budget` and writes again.
+    /// Re-measures the entry files into `budget` while every one of `queues` is held, so that no
+    /// save or delete is under way (half counted) during the scan. Runs on the maintenance queue.
+    static func remeasure(in directoryPath: String, budget: DiskBudget, queues: ArraySlice<DispatchQueue>) {
+        guard let queue = queues.first else {
+            let files = (try? BlockingFileIO.fileInfos(inDirectory: directoryPath, where: isEntryFileName)) ?? []
+            budget.reset(usedBytes: files.reduce(0) { $0 + $1.size }, entries: files.count)
+            return
+        }
+        queue.sync { remeasure(in: directoryPath, budget: budget, queues: queues.dropFirst()) }
+    }
+
+    /// Writes `contents` to the entry file at `path` (see ``BlockingFileIO/writeAtomically(_:to:via:)``).
+    /// When the folder was removed, recreates it and writes again; the caller must then re-measure
+    /// the folder (``remeasure(in:budget:queues:)``), since the files it counted are gone.
+    /// - Returns: The size of the file it replaced (`nil` when it created one), and whether it
+    ///   recreated the folder.
     /// - Throws: ``FileSystemError``; the previous entry is intact.
     static func write(
-        _ contents: [UInt8], to path: String, via temporaryPath: String, in directoryPath: String, budget: DiskBudget
-    ) throws(FileSystemError) -> Int? {
+        _ contents: [UInt8], to path: String, via temporaryPath: String, in directoryPath: String
+    ) throws(FileSystemError) -> (previousSize: Int?, recreatedFolder: Bool) {
         let previousSize = try clearWay(for: path)
         do throws(FileSystemError) {
             try BlockingFileIO.writeAtomically(contents, to: path, via: temporaryPath)
-            return previousSize
+            return (previousSize, false)
         } catch where error.errorNumber == ENOENT && BlockingFileIO.createFolder(at: directoryPath) {
-            let files = (try? BlockingFileIO.fileInfos(inDirectory: directoryPath, where: isEntryFileName)) ?? []
-            budget.reset(usedBytes: files.reduce(0) { $0 + $1.size }, entries: files.count)
             let previousSize = try clearWay(for: path)
             try BlockingFileIO.writeAtomically(contents, to: path, via: temporaryPath)
-            return previousSize
+            return (previousSize, true)
         }
     }
 

@@ -19,7 +19,8 @@ import Foundation
 /// - Blocking system calls run on a few serial `DispatchQueue`s (chosen by the key's hash, so the
 ///   operations on one key keep their order), bridged to `async` with continuations; nothing
 ///   blocks the cooperative thread pool and no lock is held across I/O. Evictions and
-///   ``deleteAll()`` run on one more queue and remove each file on its key's queue.
+///   ``deleteAll()`` run on one more queue and remove each file on its key's queue; re-measuring
+///   a recreated folder runs there too, holding every key queue.
 /// - ``statistics`` (entry files, bytes, evictions, write failures) are counted when the folder is
 ///   opened and kept exact by every save, delete, eviction and dropped file; a failed save marks
 ///   the level degraded (``DatastoreStatistics/lastWriteFailure``) until the next successful one.
@@ -133,7 +134,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         let location = try location(of: key)
         let temporaryPath = temporaryPath(for: location)
         let (budget, directoryPath, maxEntryBytes) = (budget, directoryPath, maxEntryBytes)
-        let mustEvict = try await perform(on: location) { () throws(DatastoreError) -> Bool in
+        let (mustEvict, recreatedFolder) = try await perform(on: location) {
+            () throws(DatastoreError) -> (Bool, Bool) in
             let valueBytes: [UInt8]
             do {
                 valueBytes = try entry.value.encodedBytes()
@@ -146,23 +148,24 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
                 throw DatastoreError(
                     .codingFailed, "The entry is larger than the datastore's largest entry", details: location.details)
             }
-            let previousSize: Int?
+            let written: (previousSize: Int?, recreatedFolder: Bool)
             do throws(FileSystemError) {
-                previousSize = try Self.write(
-                    contents, to: location.path, via: temporaryPath, in: directoryPath, budget: budget)
+                written = try Self.write(contents, to: location.path, via: temporaryPath, in: directoryPath)
             } catch {
                 let failure = DatastoreError(
                     .writeFailed, "Could not write a datastore file", details: location.details, inner: error)
                 budget.recordFailure(DatastoreFailure(code: failure.code, message: error.message, at: Date()))
                 throw failure
             }
-            return budget.recordWrite(contents.count - (previousSize ?? 0), isNewFile: previousSize == nil)
+            let previousSize = written.previousSize
+            let mustEvict = budget.recordWrite(contents.count - (previousSize ?? 0), isNewFile: previousSize == nil)
+            return (mustEvict, written.recreatedFolder)
         }
-        if mustEvict {
-            let queues = queues
-            try await perform(on: maintenanceQueue) { () throws(DatastoreError) in
-                Self.evict(in: directoryPath, budget: budget, queues: queues)
-            }
+        guard mustEvict || recreatedFolder else { return }
+        let queues = queues
+        try await perform(on: maintenanceQueue) { () throws(DatastoreError) in
+            if recreatedFolder { Self.remeasure(in: directoryPath, budget: budget, queues: queues[...]) }
+            if mustEvict { Self.evict(in: directoryPath, budget: budget, queues: queues) }
         }
     }
 
