@@ -139,7 +139,8 @@ public final class GatewayDependencyContainer: Sendable {
 
     /// The health of the disk level of the repository `name`; `nil` when no disk cache is configured.
     public func diskHealth(named name: String) -> DiskLevelHealth? {
-        configuration.cache.disk == nil ? nil : DiskLevelHealth(repository: name, statistics: diskStatistics(named: name))
+        guard configuration.cache.disk != nil else { return nil }
+        return DiskLevelHealth(repository: name, statistics: diskStatistics(named: name))
     }
 
     private static func makeService(

@@ -27,11 +27,14 @@ extension DatastoreTestFixtures {
 
         /// The size of the file `name` in the datastore's folder.
         func size(_ name: String) throws -> Int {
-            try FileManager.default.attributesOfItem(atPath: store.appendingPathComponent(name).path)[.size] as? Int ?? -1
+            let path = store.appendingPathComponent(name).path
+            return try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
         }
 
         /// Saves `value` for `key` in `datastore` and returns the name of its entry file.
-        func save(_ value: String, for key: String, in datastore: FileDatastore<String, String>) async throws -> String {
+        func save(_ value: String, for key: String, in datastore: FileDatastore<String, String>) async throws
+            -> String
+        {
             try await datastore.save(DatastoreTestFixtures.entry(value), for: key)
             return try datastore.location(of: key).fileName
         }

@@ -14,7 +14,7 @@ public final class Readiness: Sendable {
     private struct State {
         var warmUpsRunning = 0
         var upstreams: [String: UpstreamHealth]
-        var diskLevels: [(repository: String, statistics: @Sendable () -> DatastoreStatistics?)] = []
+        var diskLevels: [String: @Sendable () -> DatastoreStatistics?] = [:]
     }
 
     /// Creates the model.
@@ -54,19 +54,21 @@ public final class Readiness: Sendable {
         }
     }
 
-    /// Reads a repository's disk level at every report.
+    /// Reads a repository's disk level at every report, instead of any reader given before for it.
     /// - Parameters:
     ///   - repository: The repository owning the level.
     ///   - statistics: Returns the level's current statistics, `nil` when it is unavailable; must not block.
     public func observeDisk(repository: String, statistics: @escaping @Sendable () -> DatastoreStatistics?) {
-        state.withLock { $0.diskLevels.append((repository, statistics)) }
+        state.withLock { $0.diskLevels[repository] = statistics }
     }
 
     /// Probes the disk cache and reads the disk levels (outside any lock) and reports.
     public func report() -> ReadinessReport {
         let (warmingUp, upstreams, observed) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels) }
         let diskError = cacheDirectory.flatMap(Self.probeWritable)
-        let diskLevels = observed.map { DiskLevelHealth(repository: $0.repository, statistics: $0.statistics()) }
+        let diskLevels = observed.sorted { $0.key < $1.key }.map {
+            DiskLevelHealth(repository: $0.key, statistics: $0.value())
+        }
         let diskCache =
             switch (cacheDirectory, diskError) {
             case (nil, _): "none"
@@ -79,7 +81,7 @@ public final class Readiness: Sendable {
             warmUp: warmingUp ? "running" : "done",
             diskCache: diskCache,
             diskCacheError: diskError,
-            diskLevels: diskLevels.sorted { $0.repository < $1.repository },
+            diskLevels: diskLevels,
             upstreams: upstreams.values.sorted { $0.service < $1.service })
     }
 

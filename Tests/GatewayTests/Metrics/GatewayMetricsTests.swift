@@ -25,8 +25,9 @@ struct GatewayMetricsTests {
             families.map(\.name) == [
                 "rds_gateway_cache_bytes", "rds_gateway_cache_coalesced_waiters_total", "rds_gateway_cache_entries",
                 "rds_gateway_cache_evictions_total", "rds_gateway_cache_lookups_total", "rds_gateway_disk_degraded",
-                "rds_gateway_disk_write_failures_total", "rds_gateway_http_request_duration_seconds", "rds_gateway_http_requests_in_flight",
-                "rds_gateway_http_requests_total", "rds_gateway_open_connections", "rds_gateway_upstream_errors_total",
+                "rds_gateway_disk_write_failures_total", "rds_gateway_http_request_duration_seconds",
+                "rds_gateway_http_requests_in_flight", "rds_gateway_http_requests_total",
+                "rds_gateway_open_connections", "rds_gateway_upstream_errors_total",
                 "rds_gateway_upstream_request_duration_seconds", "rds_gateway_upstream_requests_total",
             ])
         let lookups = try #require(families.first { $0.name == "rds_gateway_cache_lookups_total" })
