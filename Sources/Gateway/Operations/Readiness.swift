@@ -3,7 +3,9 @@ import RDS
 import Synchronization
 
 /// Decides whether the gateway is ready for traffic: not while warm-up runs, not while the disk
-/// cache folder is unwritable. Also keeps each upstream's recent status for the report.
+/// cache folder is unwritable. Also keeps each upstream's recent status and reads each
+/// repository's disk level for the report (a degraded disk level never makes the gateway unready:
+/// the repository still caches in memory).
 public final class Readiness: Sendable {
     private let cacheDirectory: URL?
     private let clock: any ClockProvider
@@ -12,6 +14,7 @@ public final class Readiness: Sendable {
     private struct State {
         var warmUpsRunning = 0
         var upstreams: [String: UpstreamHealth]
+        var diskLevels: [String: @Sendable () -> DatastoreStatistics?] = [:]
     }
 
     /// Creates the model.
@@ -60,15 +63,39 @@ public final class Readiness: Sendable {
         }
     }
 
-    /// Probes the disk cache (outside any lock) and reports.
+    /// Reads a repository's disk level at every report, instead of any reader given before for it.
+    /// - Parameters:
+    ///   - repository: The repository owning the level.
+    ///   - statistics: Returns the level's current statistics, `nil` when it is unavailable; must not block.
+    public func observeDisk(repository: String, statistics: @escaping @Sendable () -> DatastoreStatistics?) {
+        state.withLock { $0.diskLevels[repository] = statistics }
+    }
+
+    /// Stops reading the disk level of `repository` (removed by a configuration reload).
+    public func forgetDisk(repository: String) {
+        state.withLock { _ = $0.diskLevels.removeValue(forKey: repository) }
+    }
+
+    /// Probes the disk cache and reads the disk levels (outside any lock) and reports.
     public func report() -> ReadinessReport {
-        let (warmingUp, upstreams) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams) }
+        let (warmingUp, upstreams, observed) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels) }
         let diskError = cacheDirectory.flatMap(Self.probeWritable)
+        let diskLevels = observed.sorted { $0.key < $1.key }.map {
+            DiskLevelHealth(repository: $0.key, statistics: $0.value())
+        }
+        let diskCache =
+            switch (cacheDirectory, diskError) {
+            case (nil, _): "none"
+            case (_, .some): "unwritable"
+            case _ where diskLevels.contains(where: \.isDegraded): "degraded"
+            default: "writable"
+            }
         return ReadinessReport(
             ready: !warmingUp && diskError == nil,
             warmUp: warmingUp ? "running" : "done",
-            diskCache: cacheDirectory == nil ? "none" : (diskError == nil ? "writable" : "unwritable"),
+            diskCache: diskCache,
             diskCacheError: diskError,
+            diskLevels: diskLevels,
             upstreams: upstreams.values.sorted { $0.service < $1.service })
     }
 

@@ -6,10 +6,13 @@ public struct ReadinessReport: Sendable, Hashable, Encodable {
     public var ready: Bool
     /// `running` while warm-up loads its keys, then `done`.
     public var warmUp: String
-    /// `writable`, `unwritable` or `none` (no disk cache configured).
+    /// `writable`, `unwritable` (the folder), `degraded` (the folder is writable but a repository's
+    /// disk level is degraded or unavailable; the gateway stays ready) or `none` (no disk cache).
     public var diskCache: String
     /// Why the disk cache is unwritable, when it is.
     public var diskCacheError: String?
+    /// Each repository's disk level, by repository name; empty without a disk cache.
+    public var diskLevels: [DiskLevelHealth]
     /// Every upstream service's recent status, by name.
     public var upstreams: [UpstreamHealth]
 

@@ -81,9 +81,12 @@ extension GatewayRouter {
             "refreshAhead": settings.refreshAhead ?? NSNull(), "warmUp": settings.warmUp,
         ]
         if let memory = container.memoryStatistics(named: route.name) { object["memory"] = Self.json(memory) }
-        var disk: [String: Any] = [
-            "status": container.configuration.cache.disk == nil ? "off" : (container.diskProblems[route.name] ?? "ok")
-        ]
+        var disk: [String: Any] = ["status": "off"]
+        if let health = container.diskHealth(named: route.name) {
+            disk = ["status": health.status.rawValue, "writeFailures": health.writeFailures]
+            disk["error"] = health.lastError ?? container.diskProblems[route.name]
+            disk["lastFailure"] = health.lastFailure?.formatted(.iso8601)
+        }
         if let statistics = container.diskStatistics(named: route.name) {
             disk.merge(Self.json(statistics)) { $1 }
         }

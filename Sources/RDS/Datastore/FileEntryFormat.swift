@@ -32,7 +32,8 @@ enum FileEntryFormat {
 
     private static let magic: [UInt8] = Array("RDSE".utf8)
     private static let version: UInt8 = 1
-    private static let headerSize = 64
+    /// The size of the fixed header, which ``fileSize(header:)`` needs to size the whole file.
+    static let headerSize = 64
     private static let checksumSize = 4
 
     private enum Flag {
@@ -68,6 +69,24 @@ enum FileEntryFormat {
         let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
         withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
         return bytes
+    }
+
+    /// The size of the whole file that a version-1 `header` (its first ``headerSize`` bytes)
+    /// describes, or `nil` when the header is not one; lets a reader refuse a file whose size
+    /// does not match before reading its body.
+    static func fileSize(header: [UInt8]) -> Int? {
+        header.withUnsafeBytes { raw -> Int? in
+            guard raw.count >= headerSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
+                raw[5] & ~Flag.all == 0, raw[6] == 0, raw[7] == 0
+            else { return nil }
+            var total = headerSize + checksumSize
+            for field in 0..<4 {
+                let length = readUInt64(raw, at: 8 + field * 8)
+                guard length <= UInt64(Int.max - total) else { return nil }
+                total += Int(length)
+            }
+            return total
+        }
     }
 
     /// Validates `bytes` and returns the entry they hold if it belongs to `keyBytes`.

@@ -52,12 +52,18 @@ extension Repository {
     }
 
     /// Stores `fetched` when the upstream allows it and returns the stored entry; drops the key
-    /// (and returns `nil`) when it does not. A failing datastore is logged, never thrown.
+    /// (and returns `nil`) when it does not. A failing datastore is logged, never thrown:
+    /// - a failing second level (``DatastoreErrorKind/secondLevelFailed``) is a degraded success:
+    ///   the first level holds the entry, which is returned (a disk fault never turns caching off);
+    /// - any other failure stores nothing and returns `nil`; the previous entry stays for a fetch
+    ///   (stale-if-error may still need it) and is dropped for a write (`dropOnFailure`), whose
+    ///   answer made it wrong.
     /// - Parameter flightID: The fetch storing the answer; when a write has superseded it, nothing
     ///   is stored (the write's answer is newer) and `nil` is returned. A write that comes while
     ///   the answer is being stored waits for it, and stores its own answer after.
     func keep(
-        _ fetched: Fetched<Value>, for key: Key, at now: Date, unlessSuperseding flightID: UInt64? = nil
+        _ fetched: Fetched<Value>, for key: Key, at now: Date, unlessSuperseding flightID: UInt64? = nil,
+        dropOnFailure: Bool = false
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
@@ -71,9 +77,12 @@ extension Repository {
                 return entry
             }
             try await store.datastore.delete(key)
+        } catch let error as DatastoreError where error.kind == .secondLevelFailed {
+            log(.warning, "datastore_degraded", key, error: error)
+            return entry
         } catch {
             log(.warning, "datastore_write_failed", key, error: error)
-            try? await store.datastore.delete(key)
+            if dropOnFailure { try? await store.datastore.delete(key) }
         }
         return nil
     }

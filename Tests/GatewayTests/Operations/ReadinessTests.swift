@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import RDS
 import RDSTesting
+import Synchronization
 import Testing
 
 struct ReadinessTests {
@@ -58,6 +59,34 @@ struct ReadinessTests {
             try FileManager.default.removeItem(at: cache)
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: false)
             #expect(readiness.report().ready)
+        }
+    }
+
+    @Test func report_SaysDegradedButStaysReady_WhileARepositorysDiskLevelFails() async throws {
+        try await withTemporaryDirectory { cache in
+            let readiness = Readiness(cacheDirectory: cache, services: [])
+            let failure = DatastoreFailure(
+                code: "datastore_write_failed", message: "open failed: Not a directory",
+                at: Date(timeIntervalSince1970: 1_000_000))
+            let statistics = Mutex(DatastoreStatistics(entries: 0, bytes: 0, evictions: 0))
+            readiness.observeDisk(repository: "weather") { statistics.withLock { $0 } }
+            #expect(readiness.report().diskCache == "writable")
+
+            let degraded = DatastoreStatistics(
+                entries: 0, bytes: 0, evictions: 0, writeFailures: 1, lastWriteFailure: failure)
+            statistics.withLock { $0 = degraded }
+            readiness.observeDisk(repository: "news") { nil }
+            let report = readiness.report()
+
+            #expect(report.ready)
+            #expect(report.diskCache == "degraded")
+            #expect(report.diskLevels.map(\.repository) == ["news", "weather"])
+            #expect(report.diskLevels.map(\.status) == [.unavailable, .degraded])
+            let json = try #require(JSONSerialization.jsonObject(with: Data(report.jsonBytes())) as? [String: Any])
+            let levels = try #require(json["disk_levels"] as? [[String: Any]])
+            #expect(levels[1]["write_failures"] as? Int == 1)
+            #expect(levels[1]["last_error"] as? String == "open failed: Not a directory")
+            #expect(levels[1]["last_failure"] as? String == "1970-01-12T13:46:40Z")
         }
     }
 
