@@ -79,16 +79,32 @@ struct HTTPServiceTests {
         #expect(error?.kind == .badResponse)
     }
 
-    @Test(arguments: [
-        (404, ServiceError.Kind.notFound), (400, .rejected), (401, .rejected), (403, .rejected), (429, .rejected),
-        (410, .rejected), (500, .badResponse), (502, .badResponse), (503, .badResponse), (999, .badResponse),
-    ])
-    func get_MapsErrorStatus_ToServiceErrorKind(_ status: Int, _ kind: ServiceError.Kind) async throws {
+    /// Issue 9: any answer the upstream sent below 500 is an answer, with its status and body.
+    @Test(arguments: [400, 401, 403, 404, 410, 422, 429])
+    func get_Returns4xx_AsTheUpstreamsAnswer(_ status: Int) async throws {
+        let service = Self.makeService(ScriptedTransport(status: status, body: "nope"))
+        guard case .fetched(let fetched) = try await service.get(Self.key, ifChangedFrom: nil) else {
+            Issue.record("expected an answer")
+            return
+        }
+        #expect(fetched.value.status == status)
+        #expect(fetched.value.body == Array("nope".utf8))
+    }
+
+    @Test(arguments: [500, 502, 503, 999])
+    func get_Maps5xx_ToBadResponse_WrappingTheUpstreamReply(_ status: Int) async throws {
         let service = Self.makeService(ScriptedTransport(status: status, body: "nope"))
         let error = await #expect(throws: ServiceError.self) { try await service.get(Self.key, ifChangedFrom: nil) }
-        #expect(error?.kind == kind)
+        #expect(error?.kind == .badResponse)
         #expect(error?.details["status"] == String(status))
         #expect(error?.details["service"] == "weather")
+        let reply = error?.inner as? UpstreamReply
+        #expect(reply?.details == ["status": String(status), "body": "nope"])
+    }
+
+    @Test func upstreamReply_QuotesABoundedExcerpt() {
+        let reply = UpstreamReply(Representation(status: 500, body: [UInt8](repeating: 0x61, count: 10_000)))
+        #expect(reply.details["body"]?.utf8.count ?? 0 <= UpstreamReply.excerptLimit + 3)
     }
 
     @Test(arguments: [

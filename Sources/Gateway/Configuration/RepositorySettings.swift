@@ -34,6 +34,11 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     /// The request headers forwarded upstream (they key the cache too); none by default;
     /// `Cookie` and `Authorization` only when listed here.
     public var forwardHeaders: [String]
+    /// A `Cache-Control` value sent downstream instead of the upstream's, if any (the gateway's
+    /// own storage still follows the upstream's).
+    public var downstreamCacheControl: String?
+    /// What the client gets when the upstream answers 5xx and nothing stored may stand in.
+    public var upstreamErrors: UpstreamErrorMode
 
     /// Creates repository settings.
     public init(
@@ -41,7 +46,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         policy: RepositoryMode = .cacheFirst, minTTL: TimeInterval = 0, maxTTL: TimeInterval = 86_400,
         defaultTTL: TimeInterval = 60, staleWhileRevalidate: TimeInterval = 0, staleIfError: TimeInterval = 0,
         refreshAhead: Double? = nil, fetchDeadline: TimeInterval = 30, warmUp: [String] = [],
-        cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = []
+        cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = [],
+        downstreamCacheControl: String? = nil, upstreamErrors: UpstreamErrorMode = .problem
     ) {
         self.route = route
         self.service = service
@@ -58,11 +64,14 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         self.warmUp = warmUp
         self.cacheKey = cacheKey
         self.forwardHeaders = forwardHeaders
+        self.downstreamCacheControl = downstreamCacheControl
+        self.upstreamErrors = upstreamErrors
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case route, service, upstreamPath, methods, policy, minTTL, maxTTL, defaultTTL, staleWhileRevalidate
         case staleIfError, refreshAhead, fetchDeadline, warmUp, cacheKey, forwardHeaders
+        case downstreamCacheControl, upstreamErrors
     }
 
     /// Decodes the settings, rejecting unknown keys.
@@ -90,6 +99,9 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         cacheKey = try container.decodeIfPresent(CacheKeySettings.self, forKey: .cacheKey) ?? defaults.cacheKey
         forwardHeaders =
             try container.decodeIfPresent([String].self, forKey: .forwardHeaders) ?? defaults.forwardHeaders
+        downstreamCacheControl = try container.decodeIfPresent(String.self, forKey: .downstreamCacheControl)
+        upstreamErrors =
+            try container.decodeIfPresent(UpstreamErrorMode.self, forKey: .upstreamErrors) ?? defaults.upstreamErrors
     }
 
     /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.

@@ -24,19 +24,30 @@ extension GatewayRouter {
             do {
                 let answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
                 return RepositoryResponse.make(
-                    answer, request: request, now: container.clock.now, forwardedOnRequest: revalidate)
+                    answer, request: request, now: container.clock.now, forwardedOnRequest: revalidate,
+                    downstreamCacheControl: route.settings.downstreamCacheControl)
             } catch {
-                return ProblemResponse.make(error, path: path, repository: route.name)
+                return failure(error, path: path, route: route, forward: "fwd=miss")
             }
         default:
-            return await write(request, key: key, in: repository)
+            return await write(request, key: key, in: repository, route: route)
         }
     }
 
+    /// The answer when the repository failed: the upstream's own 5xx answer when the repository
+    /// says `upstreamErrors: "passthrough"` (and one was received), else Problem Details.
+    private func failure(_ error: any Error, path: Substring, route: RepositoryRoute, forward: String) -> HTTPResponse {
+        if route.settings.upstreamErrors == .passthrough, let reply = UpstreamReply.find(in: error) {
+            return RepositoryResponse.uncached(reply.representation, forward: forward, stored: false)
+        }
+        return ProblemResponse.make(error, path: path, repository: route.name)
+    }
+
     /// Forwards `PUT`/`PATCH`/`POST`/`DELETE`; the repository updates the cache and its subscribers.
-    private func write(_ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>)
-        async -> HTTPResponse
-    {
+    private func write(
+        _ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>,
+        route: RepositoryRoute
+    ) async -> HTTPResponse {
         do {
             let result: WriteResult<Representation>
             if request.method == .delete {
@@ -47,14 +58,9 @@ extension GatewayRouter {
                 result = try await repository.save(value, for: key)
             }
             guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
-            var headers = reply.headers
-            headers["X-Cache"] = "BYPASS"
-            headers["Cache-Status"] =
-                "\(RepositoryResponse.cacheName); fwd=request; fwd-status=\(reply.status)"
-                + (result.stored != nil ? "; stored" : "")
-            return HTTPResponse(status: reply.status, headers: headers, bytes: reply.body)
+            return RepositoryResponse.uncached(reply, forward: "fwd=request", stored: result.stored != nil)
         } catch {
-            return ProblemResponse.make(error, path: request.path, repository: repository.name)
+            return failure(error, path: request.path, route: route, forward: "fwd=request")
         }
     }
 

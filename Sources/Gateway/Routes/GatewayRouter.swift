@@ -37,7 +37,9 @@ public struct GatewayRouter: HTTPHandler {
         else { return nil }
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
         guard let answer = repository.cachedAnswer(for: key) else { return nil }
-        return RepositoryResponse.make(answer, request: request, now: container.clock.now)
+        return RepositoryResponse.make(
+            answer, request: request, now: container.clock.now,
+            downstreamCacheControl: route.settings.downstreamCacheControl)
     }
 
     /// Answers any request.

@@ -2,28 +2,28 @@ import Foundation
 import HTTP1
 import RDS
 
-/// Turns a ``RepositoryAnswer`` into what the client sees: the upstream's status, body and content
-/// headers, plus `Cache-Status` (RFC 9211), `X-Cache`, `Age`, a `Cache-Control` that counts down
-/// the gateway's own lifetime, and the stale-because-failed headers; 304 when the client's
-/// conditional headers match.
+/// Turns a ``RepositoryAnswer`` into what the client sees: the upstream's status, body and every
+/// stored end-to-end field (its own `Cache-Control`, `Expires` and `Date` included), plus `Age`
+/// (RFC 9111 §4.2.3), `Cache-Status` (RFC 9211), `X-Cache` and the stale-because-failed headers;
+/// 304 when the client's conditional headers match. `Set-Cookie` is never replayed from cache.
 enum RepositoryResponse {
     /// The `Cache-Status` cache name.
     static let cacheName = "rds-gateway"
 
     /// The response for `answer` to `request` at `now`; `forwardedOnRequest` is `true` when the
-    /// client asked for revalidation (`no-cache`).
+    /// client asked for revalidation (`no-cache`); `downstreamCacheControl`, when set, replaces
+    /// the upstream's `Cache-Control`.
     static func make(
-        _ answer: RepositoryAnswer<Representation>, request: HTTPRequest, now: Date, forwardedOnRequest: Bool = false
+        _ answer: RepositoryAnswer<Representation>, request: HTTPRequest, now: Date, forwardedOnRequest: Bool = false,
+        downstreamCacheControl: String? = nil
     ) -> HTTPResponse {
         let representation = answer.value
         var headers = representation.headers
         if let entry = answer.entry {
-            let lifetime = entry.expiresAt.timeIntervalSince(entry.storedAt) + entry.initialAge
-            headers["Cache-Control"] =
-                "max-age=\(max(0, Int(lifetime)))" + (entry.mustRevalidate ? ", must-revalidate" : "")
-            headers["Expires"] = nil
+            headers.remove("Set-Cookie")
             headers["Age"] = String(max(0, Int(entry.age(at: now))))
         }
+        if let downstreamCacheControl { headers["Cache-Control"] = downstreamCacheControl }
         headers["X-Cache"] = answer.error == nil ? xCache(answer.cacheStatus) : "STALE"
         headers["Cache-Status"] = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
         if let error = answer.error {
@@ -39,6 +39,17 @@ enum RepositoryResponse {
             return HTTPResponse(status: 304, headers: headers)
         }
         return HTTPResponse(status: representation.status, headers: headers, bytes: representation.body)
+    }
+
+    /// An answer the upstream sent that is not served from cache (a write's reply, a passed-through
+    /// 5xx): its status, fields (`Set-Cookie` included) and body, with `X-Cache` and `Cache-Status`
+    /// `<forward>; fwd-status=<status>` (`; stored` when the cache kept it).
+    static func uncached(_ reply: Representation, forward: String, stored: Bool) -> HTTPResponse {
+        var headers = reply.headers
+        headers["X-Cache"] = forward == "fwd=request" ? "BYPASS" : "MISS"
+        headers["Cache-Status"] =
+            "\(cacheName); \(forward); fwd-status=\(reply.status)" + (stored ? "; stored" : "")
+        return HTTPResponse(status: reply.status, headers: headers, bytes: reply.body)
     }
 
     /// The `X-Cache` value of `status`: its name in capitals, e.g. `HIT`.

@@ -36,7 +36,7 @@ extension HTTPService {
             clientHeaders: HTTPHeaders(forwarded), path: path,
             representation: Representation(status: response.status, headers: response.headers, body: bytes),
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
-        try check(status: response.status, key: key)
+        try check(exchange, key: key)
         return exchange
     }
 
@@ -72,15 +72,15 @@ extension HTTPService {
         return headers
     }
 
-    /// Throws the ``ServiceError`` for an error status; 1xx, 2xx and 3xx pass.
-    private func check(status: Int, key: ResourceKey) throws {
-        switch status {
-        case 100..<400: return
-        case 404: throw failure(.notFound, "has no such resource", key: key, status: status)
-        case 400..<500: throw failure(.rejected, "rejected the request", key: key, status: status)
-        case 500..<600: throw failure(.badResponse, "failed", key: key, status: status)
-        default: throw failure(.badResponse, "answered an invalid status", key: key, status: status)
-        }
+    /// Any answer the upstream actually sent with a status below 500 is an answer (4xx included);
+    /// a 5xx or invalid status throws a ``ServiceError`` (`badResponse`) whose innermost link is
+    /// the ``UpstreamReply``.
+    private func check(_ exchange: UpstreamExchange, key: ResourceKey) throws {
+        let status = exchange.representation.status
+        guard !(100..<500).contains(status) else { return }
+        throw failure(
+            .badResponse, status < 600 ? "failed" : "answered an invalid status", key: key, status: status,
+            inner: UpstreamReply(exchange.representation))
     }
 
     /// The whole body, gathering a stream if the transport returned one.

@@ -13,9 +13,11 @@ import RDS
 ///   answer; it is also what the cache keeps when the upstream answered 200 or 201 with a body that
 ///   may be stored (for `POST` only when its `Content-Location` is the key's own path); otherwise
 ///   the key is dropped, since an unsafe method invalidates what was stored (RFC 9111 §4.4).
-/// - Errors are ``ServiceError``: 404 `notFound`, other 4xx `rejected` (`details["status"]`),
-///   5xx and malformed answers `badResponse`, refused or unreachable `unavailable`, timeouts
-///   `timeout`; transport failures are wrapped as `inner`. The API key never appears in them.
+/// - Any answer the upstream sent with a status below 500 is an answer, 4xx included (a 404 or
+///   410 is cacheable by default, RFC 9111 §4.2.2).
+/// - Errors are ``ServiceError``: 5xx and malformed answers `badResponse` (a 5xx wraps the
+///   ``UpstreamReply``), refused or unreachable `unavailable`, timeouts `timeout`; transport
+///   failures are wrapped as `inner`. The API key never appears in them.
 /// - Cancelling the calling task (the client went away) abandons the call with `CancellationError`.
 public struct HTTPService: Service {
     /// The service's name, used in error details.

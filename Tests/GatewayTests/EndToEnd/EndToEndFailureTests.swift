@@ -43,8 +43,9 @@ struct EndToEndFailureTests {
     }
 
     @Test(arguments: [
-        Case(name: "404", status: 404, code: "upstream_not_found", chain: ["fetch_failed", "upstream_not_found"]),
-        Case(name: "5xx", status: 502, code: "upstream_bad_response", chain: ["fetch_failed", "upstream_bad_response"]),
+        Case(
+            name: "5xx", status: 502, code: "upstream_bad_response",
+            chain: ["fetch_failed", "upstream_bad_response", "upstream_reply"]),
         Case(
             name: "timeout", status: 504, code: "upstream_timeout",
             chain: ["fetch_failed", "upstream_timeout", "transport_timeout"]),
@@ -71,7 +72,6 @@ struct EndToEndFailureTests {
             let upstream = try await EndToEndUpstream.start()
             upstream.on("/items/a") { _, _ in
                 switch failure.name {
-                case "404": EndToEndUpstream.Reply(status: 404, body: "no")
                 case "5xx": EndToEndUpstream.Reply(status: 500, body: "boom")
                 default: EndToEndUpstream.Reply(body: "late", delay: .seconds(5))
                 }
