@@ -142,7 +142,7 @@ public final class GatewayDependencyContainer: Sendable {
             defaultHeaders: HTTPHeaders(
                 settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
             apiKey: settings.apiKey.map(Self.makeAPIKey), forwardedHeaders: repository.forwardedHeaderList,
-            transport: transport, clock: clock)
+            transport: transport, clock: clock, policy: repository.freshnessPolicy)
     }
 
     private static func makeAPIKey(_ settings: APIKeySettings) -> UpstreamAPIKey {

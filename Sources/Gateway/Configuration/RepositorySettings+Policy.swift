@@ -1,3 +1,4 @@
+import HTTPCaching
 import RDS
 
 extension RepositorySettings {
@@ -7,5 +8,13 @@ extension RepositorySettings {
             mode: policy == .cacheFirst ? .cacheFirst : .networkFirst, minTTL: minTTL, maxTTL: maxTTL,
             defaultTTL: defaultTTL, staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError,
             refreshAhead: refreshAhead, fetchDeadline: fetchDeadline)
+    }
+
+    /// The RFC 9111 rules of this repository: its targeted field, the upstream's stale windows
+    /// bounded by its own.
+    var freshnessPolicy: FreshnessPolicy {
+        FreshnessPolicy(
+            targetedField: targetedCacheControl, maxStaleWhileRevalidate: staleWhileRevalidate,
+            maxStaleIfError: staleIfError)
     }
 }

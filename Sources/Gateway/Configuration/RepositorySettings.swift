@@ -39,6 +39,9 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     public var downstreamCacheControl: String?
     /// What the client gets when the upstream answers 5xx and nothing stored may stand in.
     public var upstreamErrors: UpstreamErrorMode
+    /// The targeted cache-control field this cache obeys over `Cache-Control` and removes from
+    /// answers (RFC 9213): `CDN-Cache-Control` by default, e.g. `Surrogate-Control`.
+    public var targetedCacheControl: String
 
     /// Creates repository settings.
     public init(
@@ -47,7 +50,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         defaultTTL: TimeInterval = 60, staleWhileRevalidate: TimeInterval = 0, staleIfError: TimeInterval = 0,
         refreshAhead: Double? = nil, fetchDeadline: TimeInterval = 30, warmUp: [String] = [],
         cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = [],
-        downstreamCacheControl: String? = nil, upstreamErrors: UpstreamErrorMode = .problem
+        downstreamCacheControl: String? = nil, upstreamErrors: UpstreamErrorMode = .problem,
+        targetedCacheControl: String = "CDN-Cache-Control"
     ) {
         self.route = route
         self.service = service
@@ -66,12 +70,13 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         self.forwardHeaders = forwardHeaders
         self.downstreamCacheControl = downstreamCacheControl
         self.upstreamErrors = upstreamErrors
+        self.targetedCacheControl = targetedCacheControl
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case route, service, upstreamPath, methods, policy, minTTL, maxTTL, defaultTTL, staleWhileRevalidate
         case staleIfError, refreshAhead, fetchDeadline, warmUp, cacheKey, forwardHeaders
-        case downstreamCacheControl, upstreamErrors
+        case downstreamCacheControl, upstreamErrors, targetedCacheControl
     }
 
     /// Decodes the settings, rejecting unknown keys.
@@ -102,6 +107,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         downstreamCacheControl = try container.decodeIfPresent(String.self, forKey: .downstreamCacheControl)
         upstreamErrors =
             try container.decodeIfPresent(UpstreamErrorMode.self, forKey: .upstreamErrors) ?? defaults.upstreamErrors
+        targetedCacheControl =
+            try container.decodeIfPresent(String.self, forKey: .targetedCacheControl) ?? defaults.targetedCacheControl
     }
 
     /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 /// The gateway's HTTP handler: liveness, admin, the embedded demo's knobs, and every repository

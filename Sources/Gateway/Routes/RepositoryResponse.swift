@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 /// Turns a ``RepositoryAnswer`` into what the client sees: the upstream's status, body and every

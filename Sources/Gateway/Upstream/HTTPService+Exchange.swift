@@ -32,9 +32,11 @@ extension HTTPService {
             throw failure(.badResponse, "failed unexpectedly", key: key, inner: error)
         }
         let bytes = try await Self.collect(response.body)
+        var passedOn = response.headers
+        passedOn.remove(policy.targetedField)  // RFC 9213: for this cache only, not passed on
         let exchange = UpstreamExchange(
             clientHeaders: HTTPHeaders(forwarded), path: path,
-            representation: Representation(status: response.status, headers: response.headers, body: bytes),
+            representation: Representation(status: response.status, headers: passedOn, body: bytes),
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
         try check(exchange, key: key)
         return exchange

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 /// A ``Service`` over HTTP: maps a ``ResourceKey`` to an upstream request, sends it through a
@@ -49,11 +50,12 @@ public struct HTTPService: Service {
     ///   - forwardedHeaders: Which of a key's headers are forwarded.
     ///   - transport: Carries the calls.
     ///   - clock: Reads the request and response times.
+    ///   - policy: Decides storability and lifetime (its targeted field is removed from answers).
     public init(
         name: String, host: any HostProvider, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], apiKey: UpstreamAPIKey? = nil,
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
-        clock: any ClockProvider = SystemClock()
+        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy()
     ) {
         self.name = name
         self.host = host
@@ -63,20 +65,20 @@ public struct HTTPService: Service {
         self.forwardedHeaders = forwardedHeaders
         self.transport = transport
         self.clock = clock
-        self.policy = FreshnessPolicy()
+        self.policy = policy
     }
 
     /// Creates a service for a fixed `baseURL`; the other parameters are those of
-    /// ``init(name:host:timeouts:defaultHeaders:apiKey:forwardedHeaders:transport:clock:)``.
+    /// ``init(name:host:timeouts:defaultHeaders:apiKey:forwardedHeaders:transport:clock:policy:)``.
     public init(
         name: String, baseURL: URL, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], apiKey: UpstreamAPIKey? = nil,
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
-        clock: any ClockProvider = SystemClock()
+        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy()
     ) {
         self.init(
             name: name, host: FixedHostProvider(baseURL: baseURL), timeouts: timeouts, defaultHeaders: defaultHeaders,
-            apiKey: apiKey, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock)
+            apiKey: apiKey, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock, policy: policy)
     }
 
     /// Fetches the resource, conditionally when `validators` are given.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 /// One completed call of an ``HTTPService``: what was sent, what came back, and when.
@@ -21,8 +22,11 @@ struct UpstreamExchange: Sendable {
 
     /// The answer's freshness under `policy`, taking the status from the answer unless `status` is given.
     func freshness(_ policy: FreshnessPolicy, status: Int? = nil) -> Freshness {
-        policy.freshness(
+        let rules = policy.freshness(
             status: status ?? representation.status, headers: responseHeaders, requestHeaders: clientHeaders,
             requestTime: requestTime, responseTime: responseTime)
+        return Freshness(
+            lifetime: rules.lifetime, age: rules.age, isStorable: rules.isStorable, mustRevalidate: rules.mustRevalidate,
+            staleWhileRevalidate: rules.staleWhileRevalidate, staleIfError: rules.staleIfError)
     }
 }

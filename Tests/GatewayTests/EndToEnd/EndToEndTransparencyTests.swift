@@ -93,4 +93,24 @@ struct EndToEndTransparencyTests {
         let write = try await gateway.send(.post, "/items/login", body: "{}")
         #expect(write.headers["Set-Cookie"] == "id=1")
     }
+
+    /// RFC 9213: the targeted field (configurable per repository) governs this cache over
+    /// `Cache-Control` and is removed before the answer goes on.
+    @Test(arguments: ["CDN-Cache-Control", "Surrogate-Control"])
+    func targetedField_GovernsThisCache_AndIsNotPassedOn(_ field: String) async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { _, _ in
+            EndToEndUpstream.Reply(headers: ["Cache-Control": "no-cache", field: "max-age=60"], body: "a")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.targetedCacheControl = field }
+        let miss = try await gateway.get("/items/a")
+        gateway.clock.advance(by: 5)
+        let hit = try await gateway.get("/items/a")
+        #expect(hit.headers["Cache-Status"] == "rds-gateway; hit; ttl=55")
+        for response in [miss, hit] {
+            #expect(response.headers[field] == nil)
+            #expect(response.headers["Cache-Control"] == "no-cache")
+        }
+        #expect(upstream.calls("/items/a") == 1)
+    }
 }
