@@ -19,6 +19,8 @@ public enum GatewayErrorKind: String, Sendable {
     case forbidden = "admin_forbidden"
     /// No repository by that name (404).
     case repositoryNotFound = "repository_not_found"
+    /// The client said `only-if-cached` and nothing usable is stored (504, RFC 9111 §5.2.1.7).
+    case notCached = "not_cached"
 
     /// The HTTP status answered for this kind.
     public var status: Int {
@@ -28,6 +30,7 @@ public enum GatewayErrorKind: String, Sendable {
         case .pathTraversal, .badRequest: 400
         case .unauthorized: 401
         case .forbidden: 403
+        case .notCached: 504
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 extension GatewayRouter {
@@ -20,17 +21,48 @@ extension GatewayRouter {
         case .get where Self.wantsEvents(request):
             return events(of: key, in: repository)
         case .get, .head:
-            let revalidate = Self.wantsRevalidation(request)
-            do {
-                let answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
-                return RepositoryResponse.make(
-                    answer, request: request, now: container.clock.now, forwardedOnRequest: revalidate,
-                    downstreamCacheControl: route.settings.downstreamCacheControl)
-            } catch {
-                return failure(error, path: path, route: route, forward: "fwd=miss")
-            }
+            return await read(request, key: key, in: repository, route: route)
         default:
             return await write(request, key: key, in: repository, route: route)
+        }
+    }
+
+    /// A `GET` or `HEAD`, following the client's cache directives (RFC 9111 §5.2.1): a stored
+    /// response they accept is served as it is; `no-cache`, `max-age` and `min-fresh` force a
+    /// revalidation; `only-if-cached` gives 504 when nothing usable is stored; `no-store` fetches
+    /// without storing.
+    private func read(
+        _ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>,
+        route: RepositoryRoute
+    ) async -> HTTPResponse {
+        let directives = RequestDirectives(request.headers)
+        let now = container.clock.now
+        let downstream = route.settings.downstreamCacheControl
+        var verdict = RequestDirectives.Verdict.cachePolicy
+        if !directives.isEmpty, let stored = try? await repository.store.datastore.get(key) {
+            verdict = directives.verdict(
+                age: stored.age(at: now), timeToLive: stored.timeToLive(at: now), mustRevalidate: stored.mustRevalidate)
+            if verdict == .useStored {
+                let answer = RepositoryAnswer(
+                    value: stored.value, entry: stored, cacheStatus: stored.isFresh(at: now) ? .hit : .stale)
+                return RepositoryResponse.make(answer, request: request, now: now, downstreamCacheControl: downstream)
+            }
+        }
+        if directives.onlyIfCached {
+            let refusal = GatewayError(.notCached, "Nothing usable is stored for \(request.path) (only-if-cached)")
+            return ProblemResponse.make(refusal, path: request.path, repository: route.name)
+        }
+        do {
+            if directives.noStore, case .fetched(let fetched) = try await repository.service.get(key, ifChangedFrom: nil) {
+                return RepositoryResponse.uncached(fetched.value, forward: "fwd=request", stored: false)
+            }
+            let revalidate = verdict == .revalidate || directives.noCache
+            let answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
+            return RepositoryResponse.make(
+                answer, request: request, now: container.clock.now, forwardedOnRequest: revalidate,
+                downstreamCacheControl: downstream)
+        } catch {
+            return failure(error, path: request.path, route: route, forward: "fwd=miss")
         }
     }
 

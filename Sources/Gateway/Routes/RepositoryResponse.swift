@@ -31,15 +31,46 @@ enum RepositoryResponse {
             headers["X-Resource-State"] = "failed"
             headers["X-Resource-Error"] = ProblemResponse.resourceErrorCode(error)
         }
-        if representation.status == 200,
-            ConditionalRequest.isNotModified(
-                request.headers, etag: representation.headers["ETag"],
-                lastModified: representation.headers["Last-Modified"])
-        {
+        return conditional(representation, headers: headers, request: request)
+    }
+
+    /// The answer after the client's preconditions (RFC 9110 §13.2.2, for a 2xx only) and a
+    /// single byte range (RFC 9110 §14, for a 200 to GET only): 304, 412, 206, 416 or the whole.
+    private static func conditional(_ representation: Representation, headers: HTTPHeaders, request: HTTPRequest)
+        -> HTTPResponse
+    {
+        var headers = headers
+        let status = representation.status
+        guard (200..<300).contains(status) else {
+            return HTTPResponse(status: status, headers: headers, bytes: representation.body)
+        }
+        let etag = representation.headers["ETag"]
+        let lastModified = representation.headers["Last-Modified"]
+        switch ConditionalRequest.evaluate(request.headers, etag: etag, lastModified: lastModified) {
+        case .notModified:
             headers.remove("Content-Type")
             return HTTPResponse(status: 304, headers: headers)
+        case .preconditionFailed:
+            headers.remove("Content-Type")
+            return HTTPResponse(status: 412, headers: headers)
+        case .proceed:
+            break
         }
-        return HTTPResponse(status: representation.status, headers: headers, bytes: representation.body)
+        guard status == 200, request.method == .get, request.headers.contains("Range") else {
+            return HTTPResponse(status: status, headers: headers, bytes: representation.body)
+        }
+        let length = representation.body.count
+        switch ByteRange.evaluate(request.headers, length: length, etag: etag, lastModified: lastModified) {
+        case .full:
+            return HTTPResponse(status: status, headers: headers, bytes: representation.body)
+        case .partial(let lower, let upper):
+            headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
+            return HTTPResponse(status: 206, headers: headers, bytes: Array(representation.body[lower...upper]))
+        case .unsatisfiable:
+            headers["Content-Range"] = "bytes */\(length)"
+            headers.remove("Content-Type")
+            return HTTPResponse(status: 416, headers: headers)
+        }
     }
 
     /// An answer the upstream sent that is not served from cache (a write's reply, a passed-through
