@@ -15,6 +15,9 @@ import HTTP1
 ///   when `Date` is missing); `nil` when none is given, so the cache's default applies. `no-cache`
 ///   makes it `0`: stored, revalidated before every use. `Expires` must be one of the three
 ///   RFC 9110 §5.6.7 forms and appear once; anything else is already expired.
+/// - Heuristic (§4.2.2, opt-in): with ``heuristicFraction`` set, a heuristically cacheable
+///   answer without explicit freshness but with `Last-Modified` lives that fraction of
+///   `Date` − `Last-Modified`.
 /// - Age (§4.2.3): the larger of `Date`-based apparent age (in whole seconds, as `Date` has no
 ///   finer resolution) and `Age` plus the response delay. An `Age` list counts its largest
 ///   member; an `Age` that is not delta-seconds makes the response stale (§1.2.2, conservative).
@@ -31,15 +34,27 @@ public struct FreshnessPolicy: Sendable {
     public let maxStaleWhileRevalidate: TimeInterval
     /// The longest `stale-if-error` window taken from a response.
     public let maxStaleIfError: TimeInterval
+    /// The fraction of the time since `Last-Modified` taken as a heuristic lifetime; `nil` is off.
+    public let heuristicFraction: Double?
 
     /// Creates the policy.
     public init(
         targetedField: String = "CDN-Cache-Control", maxStaleWhileRevalidate: TimeInterval = .infinity,
-        maxStaleIfError: TimeInterval = .infinity
+        maxStaleIfError: TimeInterval = .infinity, heuristicFraction: Double? = nil
     ) {
         self.targetedField = targetedField
         self.maxStaleWhileRevalidate = maxStaleWhileRevalidate
         self.maxStaleIfError = maxStaleIfError
+        self.heuristicFraction = heuristicFraction
+    }
+
+    /// `true` when the lifetime of an answer with `status` and `headers` is heuristic (§4.2.2).
+    public func isHeuristic(status: Int, headers: HTTPHeaders) -> Bool {
+        guard heuristicFraction != nil, Self.cacheableByDefault.contains(status), headers.contains("Last-Modified")
+        else { return false }
+        let (control, targeted) = control(of: headers)
+        return !control.noCache && control.sharedMaxAge == nil && control.maxAge == nil
+            && (targeted || !headers.contains("Expires"))
     }
 
     /// The directives that govern this cache: the targeted field's when it has any, else `Cache-Control`'s.
@@ -61,7 +76,12 @@ public struct FreshnessPolicy: Sendable {
         let (control, targeted) = control(of: headers)
         let expires = targeted ? [] : headers.values(for: "Expires")
         let date = headers["Date"].flatMap(HTTPDateParser.parse)
-        let lifetime = lifetime(control: control, expires: expires, date: date ?? responseTime)
+        var lifetime = lifetime(control: control, expires: expires, date: date ?? responseTime)
+        if lifetime == nil, let heuristicFraction, Self.cacheableByDefault.contains(status),
+            let modified = headers["Last-Modified"].flatMap(HTTPDateParser.parse)
+        {
+            lifetime = (heuristicFraction * max(0, (date ?? responseTime).timeIntervalSince(modified))).rounded(.down)
+        }
         let mustRevalidate = control.mustRevalidate || control.proxyRevalidate || control.sharedMaxAge != nil
             || control.noCache
         let storable =

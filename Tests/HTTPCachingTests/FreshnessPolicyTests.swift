@@ -184,4 +184,26 @@ struct FreshnessPolicyTests {
         #expect(freshness.staleWhileRevalidate == 10)
         #expect(freshness.staleIfError == 50)
     }
+
+    /// RFC 9111 §4.2.2: opt-in heuristic freshness, a fraction of `Date` − `Last-Modified`, only for
+    /// heuristically cacheable answers without explicit freshness.
+    @Test(arguments: [
+        (200, ["Last-Modified": text(now - 1_000)], 100.0 as Double?, true),
+        (404, ["Last-Modified": text(now - 50)], 5, true),
+        (200, ["Last-Modified": text(now - 1_000), "Cache-Control": "max-age=7"], 7, false),
+        (200, ["Last-Modified": text(now - 1_000), "Expires": text(now + 9)], 9, false),
+        (201, ["Last-Modified": text(now - 1_000)], nil, false),
+        (200, [:], nil, false),
+    ])
+    func heuristic_IsAFractionOfTheTimeSinceLastModified(
+        _ status: Int, _ fields: [String: String], _ lifetime: Double?, _ heuristic: Bool
+    ) {
+        let policy = FreshnessPolicy(heuristicFraction: 0.1)
+        var headers = HTTPHeaders(fields.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+        headers["Date"] = Self.date
+        let freshness = policy.freshness(status: status, headers: headers, requestTime: Self.now, responseTime: Self.now)
+        #expect(freshness.lifetime == lifetime)
+        #expect(policy.isHeuristic(status: status, headers: headers) == heuristic)
+        #expect(FreshnessPolicy().isHeuristic(status: status, headers: headers) == false)
+    }
 }

@@ -12,9 +12,16 @@ extension RepositorySettings {
 
     /// The RFC 9111 rules of this repository: its targeted field, the upstream's stale windows
     /// bounded by its own.
+    /// `true` when `representation`'s stored lifetime is heuristic (RFC 9111 §4.2.2); always
+    /// `false`, at no cost, while ``heuristicFraction`` is off.
+    func isHeuristic(_ representation: Representation) -> Bool {
+        heuristicFraction != nil
+            && freshnessPolicy.isHeuristic(status: representation.status, headers: representation.headers)
+    }
+
     var freshnessPolicy: FreshnessPolicy {
         FreshnessPolicy(
             targetedField: targetedCacheControl, maxStaleWhileRevalidate: staleWhileRevalidate,
-            maxStaleIfError: staleIfError)
+            maxStaleIfError: staleIfError, heuristicFraction: heuristicFraction)
     }
 }

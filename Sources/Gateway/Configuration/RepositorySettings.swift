@@ -42,6 +42,9 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     /// The targeted cache-control field this cache obeys over `Cache-Control` and removes from
     /// answers (RFC 9213): `CDN-Cache-Control` by default, e.g. `Surrogate-Control`.
     public var targetedCacheControl: String
+    /// The heuristic lifetime (RFC 9111 §4.2.2) as a fraction of the time since `Last-Modified`
+    /// for answers without explicit freshness, e.g. `0.1`; off (`defaultTTL` applies) when `nil`.
+    public var heuristicFraction: Double?
 
     /// Creates repository settings.
     public init(
@@ -51,7 +54,7 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         refreshAhead: Double? = nil, fetchDeadline: TimeInterval = 30, warmUp: [String] = [],
         cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = [],
         downstreamCacheControl: String? = nil, upstreamErrors: UpstreamErrorMode = .problem,
-        targetedCacheControl: String = "CDN-Cache-Control"
+        targetedCacheControl: String = "CDN-Cache-Control", heuristicFraction: Double? = nil
     ) {
         self.route = route
         self.service = service
@@ -71,12 +74,13 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         self.downstreamCacheControl = downstreamCacheControl
         self.upstreamErrors = upstreamErrors
         self.targetedCacheControl = targetedCacheControl
+        self.heuristicFraction = heuristicFraction
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case route, service, upstreamPath, methods, policy, minTTL, maxTTL, defaultTTL, staleWhileRevalidate
         case staleIfError, refreshAhead, fetchDeadline, warmUp, cacheKey, forwardHeaders
-        case downstreamCacheControl, upstreamErrors, targetedCacheControl
+        case downstreamCacheControl, upstreamErrors, targetedCacheControl, heuristicFraction
     }
 
     /// Decodes the settings, rejecting unknown keys.
@@ -109,6 +113,7 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
             try container.decodeIfPresent(UpstreamErrorMode.self, forKey: .upstreamErrors) ?? defaults.upstreamErrors
         targetedCacheControl =
             try container.decodeIfPresent(String.self, forKey: .targetedCacheControl) ?? defaults.targetedCacheControl
+        heuristicFraction = try container.decodeIfPresent(Double.self, forKey: .heuristicFraction)
     }
 
     /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.

@@ -45,7 +45,9 @@ extension GatewayRouter {
             if verdict == .useStored {
                 let answer = RepositoryAnswer(
                     value: stored.value, entry: stored, cacheStatus: stored.isFresh(at: now) ? .hit : .stale)
-                return RepositoryResponse.make(answer, request: request, now: now, downstreamCacheControl: downstream)
+                return RepositoryResponse.make(
+                    answer, request: request, now: now, downstreamCacheControl: downstream,
+                    heuristic: route.settings.isHeuristic(stored.value))
             }
         }
         if directives.onlyIfCached {
@@ -60,7 +62,7 @@ extension GatewayRouter {
             let answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
             return RepositoryResponse.make(
                 answer, request: request, now: container.clock.now, forwardedOnRequest: revalidate,
-                downstreamCacheControl: downstream)
+                downstreamCacheControl: downstream, heuristic: route.settings.isHeuristic(answer.value))
         } catch {
             return failure(error, path: request.path, route: route, forward: "fwd=miss")
         }

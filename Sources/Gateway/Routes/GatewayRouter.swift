@@ -46,7 +46,8 @@ public struct GatewayRouter: HTTPHandler {
         }
         return RepositoryResponse.make(
             answer, request: request, now: container.clock.now,
-            downstreamCacheControl: route.settings.downstreamCacheControl)
+            downstreamCacheControl: route.settings.downstreamCacheControl,
+            heuristic: route.settings.isHeuristic(answer.value))
     }
 
     /// Answers any request.

@@ -13,10 +13,10 @@ enum RepositoryResponse {
 
     /// The response for `answer` to `request` at `now`; `forwardedOnRequest` is `true` when the
     /// client asked for revalidation (`no-cache`); `downstreamCacheControl`, when set, replaces
-    /// the upstream's `Cache-Control`.
+    /// the upstream's `Cache-Control`; `heuristic` adds `detail=heuristic` to `Cache-Status`.
     static func make(
         _ answer: RepositoryAnswer<Representation>, request: HTTPRequest, now: Date, forwardedOnRequest: Bool = false,
-        downstreamCacheControl: String? = nil
+        downstreamCacheControl: String? = nil, heuristic: Bool = false
     ) -> HTTPResponse {
         let representation = answer.value
         var headers = representation.headers
@@ -26,7 +26,8 @@ enum RepositoryResponse {
         }
         if let downstreamCacheControl { headers["Cache-Control"] = downstreamCacheControl }
         headers["X-Cache"] = answer.error == nil ? xCache(answer.cacheStatus) : "STALE"
-        headers["Cache-Status"] = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
+        let status = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
+        headers["Cache-Status"] = heuristic && answer.error == nil ? status + "; detail=heuristic" : status
         if let error = answer.error {
             headers["X-Resource-State"] = "failed"
             headers["X-Resource-Error"] = ProblemResponse.resourceErrorCode(error)

@@ -113,4 +113,19 @@ struct EndToEndTransparencyTests {
         }
         #expect(upstream.calls("/items/a") == 1)
     }
+
+    /// RFC 9111 §4.2.2: with `heuristicFraction`, an answer with only `Last-Modified` lives that
+    /// fraction of its age, and `Cache-Status` says the lifetime is heuristic.
+    @Test func heuristicFraction_DerivesLifetimeFromLastModified() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        let now = Date()
+        let headers: HTTPHeaders = ["Date": HTTPDate.text(now), "Last-Modified": HTTPDate.text(now - 1_000)]
+        upstream.on("/items/a") { _, _ in EndToEndUpstream.Reply(headers: headers, body: "a") }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.heuristicFraction = 0.1 }
+        let miss = try await gateway.get("/items/a")
+        #expect(miss.headers["Cache-Status"] == "rds-gateway; fwd=miss; stored; ttl=100; detail=heuristic")
+        gateway.clock.advance(by: 10)
+        let hit = try await gateway.get("/items/a")
+        #expect(hit.headers["Cache-Status"] == "rds-gateway; hit; ttl=90; detail=heuristic")
+    }
 }
