@@ -92,6 +92,9 @@ extension GatewayRouter {
                 result = try await repository.save(value, for: key)
             }
             guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
+            for target in (repository.service as? HTTPService)?.invalidated(by: reply, writing: key) ?? [] {
+                try? await repository.purge(target)
+            }
             return RepositoryResponse.uncached(reply, forward: "fwd=request", stored: result.stored != nil)
         } catch {
             return failure(error, path: request.path, route: route, forward: "fwd=request")

@@ -119,6 +119,23 @@ public struct HTTPService: Service {
         return WriteResult(reply: exchange.representation, stored: nil)
     }
 
+    /// The other keys a write's `reply` invalidates (RFC 9111 §4.4): its same-origin `Location` and
+    /// `Content-Location` under this service's base URL, as keys without forwarded headers.
+    public func invalidated(by reply: Representation, writing key: ResourceKey) -> [ResourceKey] {
+        let base = host.baseURL
+        let basePath = base.path.hasSuffix("/") ? String(base.path.dropLast()) : base.path
+        guard let requestURL = URL(string: Self.joinedPath(base: base.absoluteString, key.path)) else { return [] }
+        return InvalidationTargets.uris(in: reply.headers, status: reply.status, requestURL: requestURL)
+            .compactMap { uri -> ResourceKey? in
+                guard let components = URLComponents(url: uri, resolvingAgainstBaseURL: true),
+                    components.percentEncodedPath.hasPrefix(basePath)
+                else { return nil }
+                let path = String(components.percentEncodedPath.dropFirst(basePath.count))
+                let target = ResourceKey(repository: key.repository, path: path, query: components.percentEncodedQuery?[...])
+                return target.path == key.path && target.query == key.query ? nil : target
+            }
+    }
+
     /// What the cache keeps after a successful write: see the type's documentation.
     private func stored(from exchange: UpstreamExchange, method: HTTPMethod) -> Fetched<Representation>? {
         let reply = exchange.representation

@@ -109,4 +109,22 @@ struct EndToEndUpstreamAnswerTests {
         #expect(stale.headers["X-Resource-Error"] == "upstream_bad_response")
         #expect(stale.headers["Cache-Status"] == "rds-gateway; fwd=stale; ttl=-10; detail=upstream_bad_response")
     }
+
+    /// RFC 9111 §4.4: a successful write invalidates the same-origin `Location` target too.
+    @Test func write_InvalidatesItsLocationTarget() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/b") { _, call in
+            EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "b\(call)")
+        }
+        upstream.on("/items/new") { _, _ in
+            EndToEndUpstream.Reply(status: 201, headers: ["Location": "/items/b"], body: "{}")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.methods = ["GET", "POST"] }
+        #expect(try await gateway.get("/items/b").text == "b1")
+        #expect(try await gateway.get("/items/b").headers["X-Cache"] == "HIT")
+        #expect(try await gateway.send(.post, "/items/new", body: "{}").status == 201)
+        let after = try await gateway.get("/items/b")
+        #expect(after.headers["X-Cache"] == "MISS")
+        #expect(after.text == "b2")
+    }
 }
