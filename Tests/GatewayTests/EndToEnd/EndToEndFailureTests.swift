@@ -4,7 +4,11 @@ import HTTP1
 import Testing
 
 struct EndToEndFailureTests {
-    @Test func get_ServesStaleWithFailureHeaders_WhenUpstreamFailsWithinStaleIfError() async throws {
+    /// RFC 5861 §4: in either `upstreamErrors` mode, `stale-if-error` serves the stored value first.
+    @Test(arguments: UpstreamErrorMode.allCases)
+    func get_ServesStaleWithFailureHeaders_WhenUpstreamFailsWithinStaleIfError(_ mode: UpstreamErrorMode)
+        async throws
+    {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/a") { _, call in
             call == 1
@@ -13,6 +17,7 @@ struct EndToEndFailureTests {
         }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
             settings.staleIfError = 300
+            settings.upstreamErrors = mode
         }
         _ = try await gateway.get("/items/a")
         gateway.clock.advance(by: 61)
@@ -26,8 +31,13 @@ struct EndToEndFailureTests {
         #expect(stale.headers["Age"] == "61")
         gateway.clock.advance(by: 300)
         let tooOld = try await gateway.get("/items/a")
-        #expect(tooOld.status == 502)
-        #expect(tooOld.headers["Content-Type"] == "application/problem+json")
+        if mode == .problem {
+            #expect(tooOld.status == 502)
+            #expect(tooOld.headers["Content-Type"] == "application/problem+json")
+        } else {
+            #expect(tooOld.status == 503)
+            #expect(tooOld.text == "down")
+        }
         await gateway.stop()
         await upstream.stop()
     }
