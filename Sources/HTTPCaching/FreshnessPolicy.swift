@@ -103,8 +103,7 @@ public struct FreshnessPolicy: Sendable {
     {
         if control.noStore || control.isPrivate || headers.contains("Set-Cookie") { return false }
         if status < 200 || status == 206 || status == 304 { return false }
-        let varies = headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
-        if varies.contains(where: { $0.trimmingWhitespace() == "*" }) { return false }
+        if VaryField(headers).isWildcard { return false }
         if requestHeaders.contains("Authorization") {
             return control.isPublic || control.sharedMaxAge != nil || control.mustRevalidate
         }

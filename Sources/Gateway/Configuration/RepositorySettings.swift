@@ -32,7 +32,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     /// Which query parameters and headers take part in the cache key.
     public var cacheKey: CacheKeySettings
     /// The request headers forwarded upstream (they key the cache too); none by default;
-    /// `Cookie` and `Authorization` only when listed here.
+    /// `Cookie` and `Authorization` only when listed here. `"*"` (decoded as `["*"]`, may be
+    /// listed with names) forwards every other end-to-end field too, without keying on it.
     public var forwardHeaders: [String]
     /// A `Cache-Control` value sent downstream instead of the upstream's, if any (the gateway's
     /// own storage still follows the upstream's).
@@ -106,8 +107,16 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
             try container.decodeIfPresent(TimeInterval.self, forKey: .fetchDeadline) ?? defaults.fetchDeadline
         warmUp = try container.decodeIfPresent([String].self, forKey: .warmUp) ?? []
         cacheKey = try container.decodeIfPresent(CacheKeySettings.self, forKey: .cacheKey) ?? defaults.cacheKey
-        forwardHeaders =
-            try container.decodeIfPresent([String].self, forKey: .forwardHeaders) ?? defaults.forwardHeaders
+        if let all = try? container.decodeIfPresent(String.self, forKey: .forwardHeaders) {
+            guard all == "*" else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .forwardHeaders, in: container, debugDescription: "expected \"*\" or a list of header names")
+            }
+            forwardHeaders = ["*"]
+        } else {
+            forwardHeaders =
+                try container.decodeIfPresent([String].self, forKey: .forwardHeaders) ?? defaults.forwardHeaders
+        }
         downstreamCacheControl = try container.decodeIfPresent(String.self, forKey: .downstreamCacheControl)
         upstreamErrors =
             try container.decodeIfPresent(UpstreamErrorMode.self, forKey: .upstreamErrors) ?? defaults.upstreamErrors

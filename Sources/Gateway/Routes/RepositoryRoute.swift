@@ -41,7 +41,8 @@ public struct RepositoryRoute: Sendable {
         let admitted = keyRules.key(repository: name, path: "/", query: query, requestHeaders: headers)
         let combined = [String(ownQuery), admitted.query].filter { !$0.isEmpty }.joined(separator: "&")
         return ResourceKey(
-            repository: name, path: String(expanded[..<mark]), query: combined[...], headers: admitted.headers)
+            repository: name, path: String(expanded[..<mark]), query: combined[...], headers: admitted.headers,
+            passedHeaders: admitted.passedHeaders)
     }
 
     /// The key for a path (with its query, if any) such as a warm-up entry or an admin `?path=`;

@@ -15,7 +15,9 @@ extension HTTPService {
             throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
         }
         let path = Self.joinedPath(base: base.percentEncodedPath, key.path)
-        let forwarded = key.sortedHeaders.filter { forwardedHeaders.admits($0.name) }
+        let forwarded =
+            key.sortedHeaders.filter { forwardedHeaders.admits($0.name) }
+            + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         let request = HTTPRequest(
             method: method, target: try target(path: path, key: key, baseQuery: base.percentEncodedQuery),
             headers: try headers(forwarding: forwarded, key: key, endpoint: endpoint, extra: extraHeaders), body: body)
@@ -35,7 +37,7 @@ extension HTTPService {
         var passedOn = response.headers
         passedOn.remove(policy.targetedField)  // RFC 9213: for this cache only, not passed on
         let exchange = UpstreamExchange(
-            clientHeaders: HTTPHeaders(forwarded), path: path,
+            clientHeaders: HTTPHeaders(forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys), path: path,
             representation: Representation(status: response.status, headers: passedOn, body: bytes),
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
         try check(exchange, key: key)

@@ -9,6 +9,8 @@ struct UpstreamExchange: Sendable {
     /// default headers and API key are left out: they are the same for every client, so an
     /// `Authorization` among them does not make answers private (RFC 9111 §3.5 is about the client's).
     let clientHeaders: HTTPHeaders
+    /// The forwarded client fields that do not key the cache (`forwardHeaders: "*"`), lower-cased.
+    let unkeyedHeaderNames: Set<String>
     /// The path sent upstream, base path included, without the query.
     let path: String
     /// The answer, reduced to a representation.
@@ -21,12 +23,15 @@ struct UpstreamExchange: Sendable {
     let responseTime: Date
 
     /// The answer's freshness under `policy`, taking the status from the answer unless `status` is given.
+    /// An answer that varies (RFC 9111 §4.1) on a field that went upstream without keying the cache
+    /// is not storable: its key could not tell the variants apart.
     func freshness(_ policy: FreshnessPolicy, status: Int? = nil) -> Freshness {
         let rules = policy.freshness(
             status: status ?? representation.status, headers: responseHeaders, requestHeaders: clientHeaders,
             requestTime: requestTime, responseTime: responseTime)
+        let storable = rules.isStorable && !VaryField(responseHeaders).varies(onAnyOf: unkeyedHeaderNames)
         return Freshness(
-            lifetime: rules.lifetime, age: rules.age, isStorable: rules.isStorable, mustRevalidate: rules.mustRevalidate,
+            lifetime: rules.lifetime, age: rules.age, isStorable: storable, mustRevalidate: rules.mustRevalidate,
             staleWhileRevalidate: rules.staleWhileRevalidate, staleIfError: rules.staleIfError)
     }
 }
