@@ -5,16 +5,16 @@ import Testing
 /// RFC 9111 §4.1: the request fields a response varies on, read from every `Vary` line.
 struct VaryFieldTests {
     @Test(arguments: [
-        ([] as [String], [] as Set<String>, false),
+        ([], [], false),
         (["Accept"], ["accept"], false),
         (["accept-language , X-Trace", "ACCEPT"], ["accept-language", "x-trace", "accept"], false),
         (["Accept, *"], ["accept"], true),
         (["*"], [], true),
         ([" , "], [], false),
-    ])
-    func names_AreLowerCasedMembersOfEveryLine(_ lines: [String], _ names: Set<String>, _ wildcard: Bool) {
+    ] as [([String], [String], Bool)])
+    func names_AreLowerCasedMembersOfEveryLine(_ lines: [String], _ names: [String], _ wildcard: Bool) {
         let vary = VaryField(HTTPHeaders(lines.map { (name: "Vary", value: $0) }))
-        #expect(vary.names == names)
+        #expect(vary.names == Set(names))
         #expect(vary.isWildcard == wildcard)
     }
 

@@ -59,13 +59,28 @@ extension GatewayRouter {
                 return RepositoryResponse.uncached(fetched.value, forward: "fwd=request", stored: false)
             }
             let revalidate = verdict == .revalidate || directives.noCache
-            let answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
+            var answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
+            if let variant = Self.variant(of: key, answeredBy: answer.value, route: route) {
+                answer = try await repository.get(variant, intent: revalidate ? .revalidate : .cached)
+            }
             return RepositoryResponse.make(
                 answer, request: request, now: container.clock.now, forwardedOnRequest: revalidate,
                 downstreamCacheControl: downstream, heuristic: route.settings.isHeuristic(answer.value))
         } catch {
             return failure(error, path: request.path, route: route, forward: "fwd=miss")
         }
+    }
+
+    /// The secondary key to fetch again with when `answer` varies (RFC 9111 §4.1) on a field
+    /// `key` passed unkeyed: the fetch that produced it may have been another request's (a
+    /// coalesced one), and its fetch has just taught ``RepositoryRoute/variants`` the field.
+    private static func variant(of key: ResourceKey, answeredBy answer: Representation, route: RepositoryRoute)
+        -> ResourceKey?
+    {
+        guard !key.passedHeaders.isEmpty, VaryField(answer.headers).varies(onAnyOf: Set(key.passedHeaders.keys))
+        else { return nil }
+        let variant = route.variants.keyed(key)
+        return variant == key ? nil : variant
     }
 
     /// The answer when the repository failed: the upstream's own 5xx answer when the repository
@@ -92,7 +107,8 @@ extension GatewayRouter {
                 result = try await repository.save(value, for: key)
             }
             guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
-            for target in (repository.service as? HTTPService)?.invalidated(by: reply, writing: key) ?? [] {
+            let others = (repository.service as? HTTPService)?.invalidated(by: reply, writing: key) ?? []
+            for target in others + route.variants.variants(of: key) where target != key {
                 try? await repository.purge(target)
             }
             return RepositoryResponse.uncached(reply, forward: "fwd=request", stored: result.stored != nil)

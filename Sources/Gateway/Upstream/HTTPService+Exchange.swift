@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 extension HTTPService {
@@ -16,7 +17,7 @@ extension HTTPService {
         }
         let path = Self.joinedPath(base: base.percentEncodedPath, key.path)
         let forwarded =
-            key.sortedHeaders.filter { forwardedHeaders.admits($0.name) }
+            key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
             + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         let request = HTTPRequest(
             method: method, target: try target(path: path, key: key, baseQuery: base.percentEncodedQuery),
@@ -34,6 +35,9 @@ extension HTTPService {
             throw failure(.badResponse, "failed unexpectedly", key: key, inner: error)
         }
         let bytes = try await Self.collect(response.body)
+        if !key.passedHeaders.isEmpty {
+            variants?.learn(VaryField(response.headers).names.intersection(key.passedHeaders.keys), for: key)
+        }
         var passedOn = response.headers
         passedOn.remove(policy.targetedField)  // RFC 9213: for this cache only, not passed on
         let exchange = UpstreamExchange(

@@ -39,6 +39,8 @@ public struct HTTPService: Service {
     public let clock: any ClockProvider
     /// Decides storability and lifetime.
     public let policy: FreshnessPolicy
+    /// Learns which unkeyed forwarded fields (`forwardHeaders: "*"`) answers vary on, if any.
+    public let variants: VaryRegistry?
 
     /// Creates a service whose base URL comes from `host`.
     /// - Parameters:
@@ -51,11 +53,13 @@ public struct HTTPService: Service {
     ///   - transport: Carries the calls.
     ///   - clock: Reads the request and response times.
     ///   - policy: Decides storability and lifetime (its targeted field is removed from answers).
+    ///   - variants: Learns the unkeyed fields answers vary on (the route's registry), if any.
     public init(
         name: String, host: any HostProvider, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], apiKey: UpstreamAPIKey? = nil,
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
-        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy()
+        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy(),
+        variants: VaryRegistry? = nil
     ) {
         self.name = name
         self.host = host
@@ -66,19 +70,22 @@ public struct HTTPService: Service {
         self.transport = transport
         self.clock = clock
         self.policy = policy
+        self.variants = variants
     }
 
     /// Creates a service for a fixed `baseURL`; the other parameters are those of
-    /// ``init(name:host:timeouts:defaultHeaders:apiKey:forwardedHeaders:transport:clock:policy:)``.
+    /// ``init(name:host:timeouts:defaultHeaders:apiKey:forwardedHeaders:transport:clock:policy:variants:)``.
     public init(
         name: String, baseURL: URL, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], apiKey: UpstreamAPIKey? = nil,
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
-        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy()
+        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy(),
+        variants: VaryRegistry? = nil
     ) {
         self.init(
             name: name, host: FixedHostProvider(baseURL: baseURL), timeouts: timeouts, defaultHeaders: defaultHeaders,
-            apiKey: apiKey, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock, policy: policy)
+            apiKey: apiKey, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock, policy: policy,
+            variants: variants)
     }
 
     /// Fetches the resource, conditionally when `validators` are given.

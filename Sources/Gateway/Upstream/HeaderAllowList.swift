@@ -49,9 +49,14 @@ public struct HeaderAllowList: Sendable, Hashable {
     /// joined with `, `); empty otherwise. They go upstream but do not key the cache.
     public func passed(from headers: HTTPHeaders) -> [String: String] {
         guard forwardsAll else { return [:] }
-        return Self.collect(headers) {
-            !names.contains($0) && !Self.credentials.contains($0) && Self.isForwardable($0)
-        }
+        return Self.collect(headers, where: passes)
+    }
+
+    /// `true` when a field named `name` (lower-cased) goes upstream unkeyed under ``forwardsAll``:
+    /// not admitted by name, not a credential, forwardable.
+    public func passes(_ lowercasedName: String) -> Bool {
+        forwardsAll && !names.contains(lowercasedName) && !Self.credentials.contains(lowercasedName)
+            && Self.isForwardable(lowercasedName)
     }
 
     /// The fields of `headers` whose lower-cased name `admits` accepts and the request's

@@ -29,15 +29,11 @@ struct EndToEndForwardingTests {
     }
 
     /// `forwardHeaders: "*"`: every end-to-end request field goes upstream (credentials only when
-    /// listed) without keying the cache; an answer varying (RFC 9111 §4.1) on such a field is not
-    /// stored, so it is never served to a request whose field differs.
-    @Test func forwardAll_PassesFieldsWithoutKeying_RFC9111_4_1() async throws {
+    /// listed) without keying the cache.
+    @Test func forwardAll_PassesFieldsWithoutKeying() async throws {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/a") { _, call in
             EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "\(call)")
-        }
-        upstream.on("/items/v") { _, call in
-            EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60", "Vary": "X-Trace"], body: "\(call)")
         }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
             settings.forwardHeaders = ["*"]
@@ -50,9 +46,61 @@ struct EndToEndForwardingTests {
         let sent = try #require(upstream.requests("/items/a").first)
         #expect(sent.headers["X-Trace"] == "1")
         #expect(sent.headers["Cookie"] == nil)
-        _ = try await gateway.get("/items/v", headers: ["X-Trace": "1"])
-        let varied = try await gateway.get("/items/v", headers: ["X-Trace": "2"])
-        #expect(varied.text == "2")
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    /// RFC 9111 §4.1 under `"*"`: an answer varying on a passed field is not stored under the
+    /// primary key; the field becomes a secondary key, each variant is stored apart and served
+    /// only to requests with the same value (whitespace normalised); a request without the field
+    /// is a variant of its own.
+    @Test func forwardAll_VaryOnPassedField_StoresEachVariantApart_RFC9111_4_1() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/v") { request, call in
+            EndToEndUpstream.Reply(
+                headers: ["Cache-Control": "max-age=60", "Vary": "x-trace"],
+                body: "\(request.headers["X-Trace"] ?? "none")#\(call)")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            settings.forwardHeaders = ["*"]
+        }
+        // The first answer teaches the gateway the field; the request is fetched again under its variant key.
+        let one = try await gateway.get("/items/v", headers: ["X-Trace": "a, b"])
+        #expect(one.text == "a, b#2")
+        let two = try await gateway.get("/items/v", headers: ["X-Trace": "c"])
+        #expect(two.text == "c#3")
+        #expect(two.headers["X-Cache"] == "MISS")
+        let oneAgain = try await gateway.get("/items/v", headers: ["X-Trace": "a ,b"])
+        #expect(oneAgain.text == "a, b#2")
+        #expect(oneAgain.headers["X-Cache"] == "HIT")
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "c"]).text == "c#3")
+        let none = try await gateway.get("/items/v")
+        #expect(none.text == "none#4")
+        #expect(try await gateway.get("/items/v").headers["X-Cache"] == "HIT")
+        #expect(upstream.calls("/items/v") == 4)
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    /// RFC 9111 §4.4: a successful write invalidates every stored variant of its target, not only
+    /// the one its own request fields select.
+    @Test func write_InvalidatesEveryVariant_RFC9111_4_4() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/v") { request, call in
+            EndToEndUpstream.Reply(
+                status: request.method == .delete ? 204 : 200,
+                headers: ["Cache-Control": "max-age=60", "Vary": "X-Trace"], body: "#\(call)")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            settings.forwardHeaders = ["*"]
+            settings.methods = ["GET", "DELETE"]
+        }
+        _ = try await gateway.get("/items/v", headers: ["X-Trace": "a"])
+        _ = try await gateway.get("/items/v", headers: ["X-Trace": "b"])
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "b"]).headers["X-Cache"] == "HIT")
+        #expect(try await gateway.send(.delete, "/items/v", headers: ["X-Trace": "a"]).status == 204)
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "b"]).headers["X-Cache"] == "MISS")
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).headers["X-Cache"] == "MISS")
         await gateway.stop()
         await upstream.stop()
     }
