@@ -39,7 +39,7 @@ struct HTTPServiceSocketTests {
         }
         #expect(fetched.value.body == Array("hi".utf8))
         #expect(fetched.freshness.lifetime == 10)
-        guard case .notModified(let freshness, _) = try await service.get(key, ifChangedFrom: fetched.validators) else {
+        guard case .notModified(let freshness, _, _) = try await service.get(key, ifChangedFrom: fetched.validators) else {
             Issue.record("expected not modified")
             return
         }

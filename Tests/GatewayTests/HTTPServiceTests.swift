@@ -65,12 +65,22 @@ struct HTTPServiceTests {
         let request = try #require(transport.requests.first)
         #expect(request.headers["If-None-Match"] == "\"a\"")
         #expect(request.headers["If-Modified-Since"] == "Sun, 06 Nov 1994 08:49:37 GMT")
-        guard case .notModified(let freshness, let validators) = response else {
+        guard case .notModified(let freshness, let validators, let renew?) = response else {
             Issue.record("expected not modified, got \(response)")
             return
         }
         #expect(freshness == Freshness(lifetime: 30))
         #expect(validators == Validators(etag: "\"b\""))
+        // RFC 9111 §4.3.4: the stored fields are updated from the 304's.
+        let kept = Representation(
+            status: 200, headers: ["ETag": "\"a\"", "Cache-Control": "max-age=5", "X-Old": "1"], body: [0x7B, 0x7D])
+        let renewed = renew(kept)
+        #expect(renewed.value.headers.fields.map(\.name) == ["ETag", "Cache-Control", "X-Old"])
+        #expect(renewed.value.headers["ETag"] == "\"b\"")
+        #expect(renewed.value.headers["Cache-Control"] == "max-age=30")
+        #expect(renewed.value.body == [0x7B, 0x7D])
+        #expect(renewed.freshness.lifetime == 30)
+        #expect(renewed.validators == Validators(etag: "\"b\""))
     }
 
     @Test func get_FailsWithBadResponse_On304ToUnconditionalRequest() async throws {

@@ -8,7 +8,8 @@ import RDS
 ///
 /// - Reads: `GET` base URL + key path + key query (+ the API key when it goes in the query), with
 ///   the default headers, the key's forwarded headers (those the allow-list admits) and, when
-///   revalidating, `If-None-Match` / `If-Modified-Since`. A 304 answers `.notModified`.
+///   revalidating, `If-None-Match` / `If-Modified-Since`. A 304 answers `.notModified`, renewing
+///   the stored representation with the 304's header fields (RFC 9111 §4.3.4).
 /// - Writes: ``save(_:for:)`` forwards the representation's ``Representation/method`` (`PUT` when
 ///   `nil`), body and `Content-Type`; ``delete(_:)`` sends `DELETE`. The reply is the upstream's
 ///   answer; it is also what the cache keeps when the upstream answered 200 or 201 with a body that
@@ -102,8 +103,10 @@ public struct HTTPService: Service {
             guard !conditions.fields.isEmpty else {
                 throw failure(.badResponse, "answered 304 to an unconditional request", key: key, status: 304)
             }
-            let freshness = exchange.freshness(policy, status: 200)
-            return .notModified(freshness, response.validators)
+            let policy = policy
+            return .notModified(exchange.freshness(policy, status: 200), response.validators) { stored in
+                exchange.renewing(stored, policy: policy)
+            }
         }
         let freshness = exchange.freshness(policy)
         return .fetched(Fetched(value: response, freshness: freshness, validators: response.validators))
