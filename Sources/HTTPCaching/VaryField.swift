@@ -23,6 +23,13 @@ public struct VaryField: Sendable, Hashable {
         self.isWildcard = isWildcard
     }
 
+    /// A request field value as a variant key holds it: the whitespace around its list members
+    /// trimmed (RFC 9111 §4.1 allows normalising it); case is kept, as the value also goes upstream.
+    public static func normalized(_ value: String) -> String {
+        value.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingWhitespace() }.joined(separator: ", ")
+    }
+
     /// `true` when the response varies on one of `fields` (lower-cased names), or on `*`.
     public func varies(onAnyOf fields: Set<String>) -> Bool {
         isWildcard || !names.isDisjoint(with: fields)

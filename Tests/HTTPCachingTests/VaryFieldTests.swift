@@ -26,3 +26,10 @@ struct VaryFieldTests {
         #expect(VaryField(["Vary": "*"]).varies(onAnyOf: []))
     }
 }
+
+extension VaryFieldTests {
+    @Test(arguments: [("a", "a"), (" a ,b  ", "a, b"), ("en-GB,  fr;q=0.5", "en-GB, fr;q=0.5"), ("", "")])
+    func normalized_TrimsListMembers_KeepsCase(_ value: String, _ expected: String) {
+        #expect(VaryField.normalized(value) == expected)
+    }
+}

@@ -107,8 +107,10 @@ extension GatewayRouter {
                 result = try await repository.save(value, for: key)
             }
             guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
-            let others = (repository.service as? HTTPService)?.invalidated(by: reply, writing: key) ?? []
-            for target in others + route.variants.variants(of: key) where target != key {
+            // RFC 9111 §4.4: the same-origin `Location`/`Content-Location` targets, and every known
+            // variant of them and of the written resource, besides the entry the write itself updated.
+            let named = (repository.service as? HTTPService)?.invalidated(by: reply, writing: key) ?? []
+            for target in named + ([key] + named).flatMap(route.variants.variants(of:)) where target != key {
                 try? await repository.purge(target)
             }
             return RepositoryResponse.uncached(reply, forward: "fwd=request", stored: result.stored != nil)

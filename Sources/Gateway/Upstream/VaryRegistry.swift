@@ -1,19 +1,21 @@
-import HTTP1
+import HTTPCaching
 import Synchronization
 
-/// Secondary cache keys for a `forwardHeaders: "*"` repository (RFC 9111 §4.1): the request
-/// fields each resource was seen to vary on, and the variant keys built from them.
+/// The variants of each resource (RFC 9111 §4.1): the request fields it was seen to vary on under
+/// `forwardHeaders: "*"`, and the keys of its variants, so that a write or a purge of the
+/// resource drops them all (``variants(of:)``, §4.4).
 ///
 /// Under `"*"` a forwarded field does not key the cache. When an answer's `Vary` names such a
 /// field, that answer is not stored, the names are learned here for its resource (repository,
 /// path and query), and every later request for the resource carries those fields, values
-/// whitespace-normalised, in its key (``keyed(_:)``): each variant is then stored, served and
-/// revalidated apart, and a request never gets a variant selected by other values. Every variant
-/// key is remembered so that a write or a purge of the resource drops them all (``variants(of:)``).
+/// whitespace-normalised, in its key (``keyed(_:)``): a secondary key, so each variant is stored,
+/// served and revalidated apart and a request never gets a variant selected by other values.
+/// Keys holding request fields (`cacheKey.headers`, listed `forwardHeaders`) are variants too.
 ///
 /// Bounded: at most ``capacity`` resources and ``variantsPerResource`` variant keys each; past
-/// them an arbitrary resource is forgotten (its variants are fetched once more before they are
-/// keyed again) or no further variant key is remembered.
+/// them an arbitrary resource is forgotten (its varied fields are learned again by one more
+/// unstored answer) or no further variant key is remembered (a write then leaves those stale
+/// until they expire).
 public final class VaryRegistry: Sendable {
     /// The most resources remembered.
     public let capacity: Int
@@ -46,26 +48,21 @@ public final class VaryRegistry: Sendable {
     }
 
     /// `key` with the passed fields its resource varies on moved into the key (a secondary key;
-    /// a field the request lacks stays out), remembered as one of the resource's variants; `key`
-    /// itself when its resource is not known to vary.
+    /// a field the request lacks stays out), remembered as one of the resource's variants when the
+    /// resource is known to vary or the key holds request fields; `key` itself otherwise.
     public func keyed(_ key: ResourceKey) -> ResourceKey {
-        guard !key.passedHeaders.isEmpty else { return key }
+        guard !key.passedHeaders.isEmpty || !key.headers.isEmpty else { return key }
         let resource = Self.resource(of: key)
         return resources.withLock { resources in
-            guard var entry = resources[resource] else { return key }
-            let varied = entry.names.intersection(key.passedHeaders.keys)
-            var variant = key
-            if !varied.isEmpty {
-                var headers = key.headers
-                var passed = key.passedHeaders
-                for name in varied { headers[name] = passed.removeValue(forKey: name).map(Self.normalized) }
-                variant = ResourceKey(
-                    repository: key.repository, path: key.path, query: key.query[...], headers: headers,
-                    passedHeaders: passed)
+            let known = resources[resource]
+            guard known != nil || !key.headers.isEmpty else { return key }
+            var entry = known ?? Resource()
+            let variant = Self.variant(of: key, varyingOn: entry.names)
+            guard entry.variants.count < variantsPerResource, entry.variants.insert(variant).inserted else {
+                return variant
             }
-            if entry.variants.count < variantsPerResource, entry.variants.insert(variant).inserted {
-                resources[resource] = entry
-            }
+            if known == nil, resources.count >= capacity { resources.remove(at: resources.startIndex) }
+            resources[resource] = entry
             return variant
         }
     }
@@ -75,15 +72,19 @@ public final class VaryRegistry: Sendable {
         resources.withLock { Array($0[Self.resource(of: key)]?.variants ?? []) }
     }
 
+    /// `key` with those of its passed fields named in `names` moved into its keyed fields.
+    private static func variant(of key: ResourceKey, varyingOn names: Set<String>) -> ResourceKey {
+        let varied = names.intersection(key.passedHeaders.keys)
+        guard !varied.isEmpty else { return key }
+        var headers = key.headers
+        var passed = key.passedHeaders
+        for name in varied { headers[name] = passed.removeValue(forKey: name).map(VaryField.normalized) }
+        return ResourceKey(
+            repository: key.repository, path: key.path, query: key.query[...], headers: headers, passedHeaders: passed)
+    }
+
     /// The resource a key belongs to: its repository, path and query, without headers.
     private static func resource(of key: ResourceKey) -> ResourceKey {
         ResourceKey(repository: key.repository, path: key.path, query: key.query[...])
-    }
-
-    /// A field value with the whitespace around its list members trimmed (RFC 9111 §4.1 allows
-    /// normalising it); case is kept, since the value is what goes upstream.
-    static func normalized(_ value: String) -> String {
-        value.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingWhitespace() }.joined(separator: ", ")
     }
 }

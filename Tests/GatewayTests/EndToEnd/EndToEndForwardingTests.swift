@@ -104,4 +104,45 @@ struct EndToEndForwardingTests {
         await gateway.stop()
         await upstream.stop()
     }
+
+    /// An admin purge by `?path=` drops every variant of the resource, not only the unkeyed one.
+    @Test func adminPurgeByPath_DropsEveryVariant() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/v") { _, call in
+            EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60", "Vary": "X-Trace"], body: "#\(call)")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.forwardHeaders = ["*"] }
+        _ = try await gateway.get("/items/v", headers: ["X-Trace": "a"])
+        _ = try await gateway.get("/items/v", headers: ["X-Trace": "b"])
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).headers["X-Cache"] == "HIT")
+        let purged = try await gateway.send(.delete, "/admin/repositories/items/cache?path=/items/v")
+        #expect(purged.status == 200)
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).headers["X-Cache"] == "MISS")
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "b"]).headers["X-Cache"] == "MISS")
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    /// RFC 9111 §4.4 with keyed request fields (`cacheKey.headers`): a write drops the variants
+    /// other requests' fields selected too.
+    @Test func write_InvalidatesKeyedVariants_RFC9111_4_4() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { request, call in
+            EndToEndUpstream.Reply(
+                headers: ["Cache-Control": "max-age=60", "Vary": "Accept-Language"],
+                body: request.method == .put ? "" : "\(request.headers["Accept-Language"] ?? "-")#\(call)")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            settings.methods = ["GET", "PUT"]
+            settings.cacheKey.headers = ["Accept-Language"]
+        }
+        #expect(try await gateway.get("/items/a", headers: ["Accept-Language": "en"]).text == "en#1")
+        #expect(try await gateway.get("/items/a", headers: ["Accept-Language": "fr"]).text == "fr#2")
+        #expect(try await gateway.get("/items/a", headers: ["Accept-Language": "fr"]).headers["X-Cache"] == "HIT")
+        _ = try await gateway.send(.put, "/items/a", headers: ["Accept-Language": "en"], body: "x")
+        #expect(try await gateway.get("/items/a", headers: ["Accept-Language": "fr"]).text == "fr#4")
+        #expect(try await gateway.get("/items/a", headers: ["Accept-Language": "en"]).text == "en#5")
+        await gateway.stop()
+        await upstream.stop()
+    }
 }
