@@ -10,8 +10,6 @@ extension RepositorySettings {
             refreshAhead: refreshAhead, fetchDeadline: fetchDeadline)
     }
 
-    /// The RFC 9111 rules of this repository: its targeted field, the upstream's stale windows
-    /// bounded by its own.
     /// `true` when `representation`'s stored lifetime is heuristic (RFC 9111 §4.2.2); always
     /// `false`, at no cost, while ``heuristicFraction`` is off.
     func isHeuristic(_ representation: Representation) -> Bool {
@@ -19,6 +17,8 @@ extension RepositorySettings {
             && freshnessPolicy.isHeuristic(status: representation.status, headers: representation.headers)
     }
 
+    /// The RFC 9111 rules of this repository: its targeted field, the upstream's stale windows
+    /// bounded by its own, its heuristic fraction.
     var freshnessPolicy: FreshnessPolicy {
         FreshnessPolicy(
             targetedField: targetedCacheControl, maxStaleWhileRevalidate: staleWhileRevalidate,

@@ -42,6 +42,27 @@ struct EndToEndFailureTests {
         await upstream.stop()
     }
 
+    /// RFC 5861 per entry: the upstream's own `stale-if-error` (bounded by the repository's)
+    /// decides how long a stale answer may stand in, not the repository's window alone.
+    @Test func get_HonoursTheUpstreamsStaleIfError_BoundedByTheRepositorys_RFC5861() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { _, call in
+            call == 1
+                ? EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60, stale-if-error=10"], body: "cached")
+                : EndToEndUpstream.Reply(status: 503, body: "down")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            settings.staleIfError = 300
+        }
+        _ = try await gateway.get("/items/a")
+        gateway.clock.advance(by: 65)
+        #expect(try await gateway.get("/items/a").headers["X-Cache"] == "STALE")
+        gateway.clock.advance(by: 10)
+        #expect(try await gateway.get("/items/a").status == 502)
+        await gateway.stop()
+        await upstream.stop()
+    }
+
     /// How an upstream fails, and what the client must see: the cause's code at the top, and the
     /// whole chain (outermost first, ending in `null`) in `inner`.
     struct Case: Sendable, CustomTestStringConvertible {
