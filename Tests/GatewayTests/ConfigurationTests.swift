@@ -73,7 +73,8 @@ struct ConfigurationTests {
         let all = try Self.load(Self.withRepository(["forwardHeaders": "*", "upstreamErrors": "passthrough"]))
         #expect(all.repositories["weather"]?.forwardHeaders == ["*"])
         #expect(all.repositories["weather"]?.upstreamErrors == .passthrough)
-        #expect(try Self.error(Self.withRepository(["forwardHeaders": "all"])).keyPath.hasPrefix("repositories.weather"))
+        #expect(
+            try Self.error(Self.withRepository(["forwardHeaders": "all"])).keyPath.hasPrefix("repositories.weather"))
         #expect(
             try Self.error(Self.withRepository(["upstreamErrors": "ignore"])).keyPath.hasPrefix("repositories.weather"))
         #expect(

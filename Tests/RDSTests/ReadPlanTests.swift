@@ -46,7 +46,9 @@ extension ReadPlanTests {
         let policy = RepositoryPolicy(staleWhileRevalidate: 20)
         var entry = Self.entry(expiresIn: -10)
         entry.staleWhileRevalidate = 5
-        #expect(Self.describe(ReadPlan.make(entry: entry, at: Self.now, policy: policy, intent: .cached)) == "fetch(conditional: true)")
+        #expect(
+            Self.describe(ReadPlan.make(entry: entry, at: Self.now, policy: policy, intent: .cached))
+                == "fetch(conditional: true)")
         entry.staleWhileRevalidate = 15
         #expect(
             Self.describe(ReadPlan.make(entry: entry, at: Self.now, policy: policy, intent: .cached))

@@ -110,7 +110,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         if let all = try? container.decodeIfPresent(String.self, forKey: .forwardHeaders) {
             guard all == "*" else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .forwardHeaders, in: container, debugDescription: "expected \"*\" or a list of header names")
+                    forKey: .forwardHeaders, in: container,
+                    debugDescription: "expected \"*\" or a list of header names")
             }
             forwardHeaders = ["*"]
         } else {
