@@ -36,4 +36,16 @@ struct VaryRegistryTests {
         #expect(registry.variants(of: Self.key(path, passed: [:])).count == 2)
         #expect(registry.keyed(Self.key(path, passed: ["x-trace": "9"])).headers["x-trace"] == "9")
     }
+
+    @Test func rekeyed_LearnsTheFieldsAResponseVariesOn_WhenTheKeyPassedThem() throws {
+        let registry = VaryRegistry()
+        let key = Self.key("/a", passed: ["x-trace": "1", "user-agent": "curl"])
+        #expect(registry.rekeyed(key, for: ["Vary": "Accept"]) == nil)
+        #expect(registry.rekeyed(Self.key("/a", passed: [:]), for: ["Vary": "X-Trace"]) == nil)
+        let variant = try #require(registry.rekeyed(key, for: ["Vary": "X-Trace"]))
+        #expect(variant.headers == ["x-trace": "1"])
+        #expect(variant.passedHeaders == ["user-agent": "curl"])
+        #expect(registry.keyed(key) == variant)
+        #expect(registry.rekeyed(variant, for: ["Vary": "X-Trace"]) == nil)
+    }
 }

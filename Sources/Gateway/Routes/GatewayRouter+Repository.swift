@@ -42,7 +42,7 @@ extension GatewayRouter {
         if !directives.isEmpty, let stored = try? await repository.store.datastore.get(key) {
             verdict = directives.verdict(
                 age: stored.age(at: now), timeToLive: stored.timeToLive(at: now), mustRevalidate: stored.mustRevalidate)
-            if verdict == .useStored {
+            if verdict == .useStored, route.variants.rekeyed(key, for: stored.value.headers) == nil {
                 let answer = RepositoryAnswer(
                     value: stored.value, entry: stored, cacheStatus: stored.isFresh(at: now) ? .hit : .stale)
                 return RepositoryResponse.make(
@@ -60,7 +60,7 @@ extension GatewayRouter {
             }
             let revalidate = verdict == .revalidate || directives.noCache
             var answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
-            if let variant = Self.variant(of: key, answeredBy: answer.value, route: route) {
+            if let variant = route.variants.rekeyed(key, for: answer.value.headers) {
                 answer = try await repository.get(variant, intent: revalidate ? .revalidate : .cached)
             }
             return RepositoryResponse.make(
@@ -69,18 +69,6 @@ extension GatewayRouter {
         } catch {
             return failure(error, path: request.path, route: route, forward: "fwd=miss")
         }
-    }
-
-    /// The secondary key to fetch again with when `answer` varies (RFC 9111 §4.1) on a field
-    /// `key` passed unkeyed: the fetch that produced it may have been another request's (a
-    /// coalesced one), and its fetch has just taught ``RepositoryRoute/variants`` the field.
-    private static func variant(of key: ResourceKey, answeredBy answer: Representation, route: RepositoryRoute)
-        -> ResourceKey?
-    {
-        guard !key.passedHeaders.isEmpty, VaryField(answer.headers).varies(onAnyOf: Set(key.passedHeaders.keys))
-        else { return nil }
-        let variant = route.variants.keyed(key)
-        return variant == key ? nil : variant
     }
 
     /// The answer when the repository failed: the upstream's own 5xx answer when the repository

@@ -37,7 +37,9 @@ public struct GatewayRouter: HTTPHandler {
             let repository = container.makeRepository(named: route.name)
         else { return nil }
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
-        guard let answer = repository.cachedAnswer(for: key) else { return nil }
+        guard let answer = repository.cachedAnswer(for: key),
+            route.variants.rekeyed(key, for: answer.value.headers) == nil
+        else { return nil }
         if request.headers.contains("Cache-Control") || request.headers.contains("Pragma"), let entry = answer.entry {
             let now = container.clock.now
             let verdict = RequestDirectives(request.headers).verdict(

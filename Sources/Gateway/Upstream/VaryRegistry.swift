@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPCaching
 import Synchronization
 
@@ -65,6 +66,18 @@ public final class VaryRegistry: Sendable {
             resources[resource] = entry
             return variant
         }
+    }
+
+    /// The key to use instead of `key` when a `response` found or fetched under it varies on a
+    /// field `key` passed unkeyed: that response was selected without the field (another
+    /// request's coalesced fetch, or a variant stored before the resource was known to vary or
+    /// after it was forgotten). The fields are learned. `nil` when the response may serve `key`'s request.
+    public func rekeyed(_ key: ResourceKey, for response: HTTPHeaders) -> ResourceKey? {
+        guard !key.passedHeaders.isEmpty else { return nil }
+        let varied = VaryField(response).names.intersection(key.passedHeaders.keys)
+        guard !varied.isEmpty else { return nil }
+        learn(varied, for: key)
+        return Self.variant(of: keyed(key), varyingOn: varied)
     }
 
     /// The variant keys remembered for the resource of `key` (whatever its headers).

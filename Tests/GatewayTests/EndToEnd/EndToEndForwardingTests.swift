@@ -82,6 +82,27 @@ struct EndToEndForwardingTests {
         await upstream.stop()
     }
 
+    /// RFC 9111 §4.1: a variant stored for a request without the field (under the primary key,
+    /// before the gateway knew the resource varies) is never served to a request with the field,
+    /// neither on the event-loop fast path nor on the task path (`max-stale`).
+    @Test func forwardAll_StoredVariantWithoutTheField_IsNotServedToARequestWithIt_RFC9111_4_1() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/v") { request, call in
+            EndToEndUpstream.Reply(
+                headers: ["Cache-Control": "max-age=60", "Vary": "X-Trace"],
+                body: "\(request.headers["X-Trace"] ?? "none")#\(call)")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.forwardHeaders = ["*"] }
+        #expect(try await gateway.get("/items/v").text == "none#1")
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).text == "a#2")
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).headers["X-Cache"] == "HIT")
+        let directed = try await gateway.get("/items/v", headers: ["X-Trace": "b", "Cache-Control": "max-stale"])
+        #expect(directed.text == "b#3")
+        #expect(try await gateway.get("/items/v").text == "none#1")
+        await gateway.stop()
+        await upstream.stop()
+    }
+
     /// RFC 9111 §4.4: a successful write invalidates every stored variant of its target, not only
     /// the one its own request fields select, and every variant of its `Location` target.
     @Test func write_InvalidatesEveryVariant_OfTargetAndLocation_RFC9111_4_4() async throws {
