@@ -10,7 +10,9 @@ import Synchronization
 /// field, that answer is not stored, the names are learned here for its resource (repository,
 /// path and query), and every later request for the resource carries those fields, values
 /// whitespace-normalised, in its key (``keyed(_:)``): a secondary key, so each variant is stored,
-/// served and revalidated apart and a request never gets a variant selected by other values.
+/// served and revalidated apart. A response found under a key that leaves one of its `Vary`
+/// fields unkeyed is never served (``rekeyed(_:for:)``), so a request never gets a variant
+/// selected by other values, even when this in-memory registry forgot the resource or restarted.
 /// Keys holding request fields (`cacheKey.headers`, listed `forwardHeaders`) are variants too.
 ///
 /// Bounded: at most ``capacity`` resources and ``variantsPerResource`` variant keys each; past
