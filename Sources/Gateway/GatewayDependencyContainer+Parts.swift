@@ -71,7 +71,7 @@ extension GatewayDependencyContainer {
                 wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
             let httpService = Self.makeService(
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
-                transport: measured, clock: clock)
+                variants: route.variants, transport: measured, clock: clock)
             factories[name] = RepositoryFactory(
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
             memoryLevels[name] = level1
@@ -82,14 +82,14 @@ extension GatewayDependencyContainer {
 
         private static func makeService(
             named name: String, settings: ServiceSettings, baseURL: URL, forwarding repository: RepositorySettings,
-            transport: any Transport, clock: any ClockProvider
+            variants: VaryRegistry, transport: any Transport, clock: any ClockProvider
         ) -> HTTPService {
             HTTPService(
                 name: name, baseURL: baseURL, timeouts: settings.timeouts,
                 defaultHeaders: HTTPHeaders(
                     settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
                 apiKey: settings.apiKey.map(Self.makeAPIKey), forwardedHeaders: repository.forwardedHeaderList,
-                transport: transport, clock: clock)
+                transport: transport, clock: clock, policy: repository.freshnessPolicy, variants: variants)
         }
 
         private static func makeAPIKey(_ settings: APIKeySettings) -> UpstreamAPIKey {

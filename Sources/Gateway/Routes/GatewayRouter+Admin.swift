@@ -57,7 +57,11 @@ extension GatewayRouter {
             }
         case ("cache", .delete):
             do {
-                if let key { try await repository.purge(key) } else { try await repository.purgeAll() }
+                if let key {
+                    for variant in [key] + route.variants.variants(of: key) { try await repository.purge(variant) }
+                } else {
+                    try await repository.purgeAll()
+                }
                 return JSONResponse.make(["repository": name, "purged": key?.description ?? "all"])
             } catch {
                 return ProblemResponse.make(error, path: path, repository: name)

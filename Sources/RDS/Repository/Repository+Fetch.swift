@@ -34,7 +34,7 @@ extension Repository {
             let answer = RepositoryAnswer(
                 value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
-        case .notModified(let freshness, let newValidators):
+        case .notModified(let freshness, let newValidators, let renew):
             guard let entry else {
                 let error = ServiceError(
                     .badResponse, "The service answered “not modified” to an unconditional request")
@@ -43,11 +43,12 @@ extension Repository {
             let merged = Validators(
                 etag: newValidators.etag ?? entry.validators.etag,
                 lastModified: newValidators.lastModified ?? entry.validators.lastModified)
-            let renewed = Fetched(value: entry.value, freshness: freshness, validators: merged)
+            let renewed = renew?(entry.value) ?? Fetched(value: entry.value, freshness: freshness, validators: merged)
             let stored = await keep(renewed, for: key, at: now, unlessSuperseding: flightID)
             let answer = RepositoryAnswer(
-                value: entry.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
-            return FlightOutcome(result: .success(answer), state: .loaded(entry.value, origin: .revalidated, at: now))
+                value: renewed.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
+            return FlightOutcome(
+                result: .success(answer), state: .loaded(renewed.value, origin: .revalidated, at: now))
         }
     }
 
