@@ -21,8 +21,11 @@ public enum GatewayCommand {
         case .help:
             FileHandle.standardOutput.write(Data((CommandLineOptions.usage + "\n").utf8))
             return 0
-        case .healthcheck(let arguments):
-            return HealthCheck.runCommand(arguments: arguments, environment: environment)
+        case .version:
+            FileHandle.standardOutput.write(Data("\(GatewayVersion.name) \(GatewayVersion.current)\n".utf8))
+            return 0
+        case .healthcheck:
+            return HealthCheck.runCommand(options: options, environment: environment)
         case .checkConfig(let path):
             return checkConfig(path, environment: environment)
         case .serve:
