@@ -141,6 +141,7 @@ public enum GatewayCommand {
             "repositories": .string(container.routes.map(\.name).joined(separator: ",")),
         ]
         if let demo = container.embeddedDemo { fields["demo_upstream"] = .string(demo.baseURL.absoluteString) }
+        if let disk = container.configuration.cache.disk { fields["disk_cache"] = .string(disk.path) }
         container.logger.log(.info, "started", fields)
         for route in container.routes {
             let settings = route.settings
