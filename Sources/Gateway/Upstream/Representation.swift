@@ -4,7 +4,8 @@ import RDS
 /// One upstream answer as the gateway keeps it: status, the headers that describe the content,
 /// and the body bytes. It is the `Value` of every gateway repository.
 ///
-/// Only the fields in ``keptHeaderNames`` survive (in the upstream's order); hop-by-hop fields,
+/// Only the fields in ``keptHeaderNames`` survive (in the upstream's order; `Link` keeps an
+/// API's pagination, unchanged: its targets are the upstream's URLs); hop-by-hop fields,
 /// `Set-Cookie` and everything else are dropped when a representation is made, so a cached
 /// answer can be replayed to any client.
 ///
@@ -15,7 +16,7 @@ public struct Representation: Sendable, Hashable {
     /// The header fields a representation keeps, lower-cased.
     public static let keptHeaderNames: Set<String> = [
         "content-type", "content-language", "content-encoding", "cache-control", "etag", "last-modified", "vary",
-        "location", "expires",
+        "location", "expires", "link",
     ]
 
     /// The HTTP status the upstream answered.
