@@ -72,20 +72,26 @@ struct ExampleConfigsTests {
     static let link =
         #"<https://api.github.com/repositories/1/issues?page=3&per_page=5>; rel="next", <https://api.github.com/repositories/1/issues?page=9&per_page=5>; rel="last""#
 
-    /// The token file holding the whole `Authorization` value, and the environment naming it.
-    static func githubEnvironment(upstream: EndToEndUpstream) throws -> ([String: String], URL) {
+    /// `github.json` in front of a GitHub stand-in answering `path` with `cacheControl`, its token
+    /// file holding the whole `Authorization` value; the caller stops both and removes the file.
+    static func startGitHub(path: String, cacheControl: String) async throws
+        -> (EndToEndGateway, EndToEndUpstream, token: URL)
+    {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on(path, githubIssues(cacheControl: cacheControl))
         let token = FileManager.default.temporaryDirectory.appendingPathComponent("rds-token-\(UUID().uuidString)")
         try Data("Bearer test-token\n".utf8).write(to: token)
-        return (["GITHUB_API_URL": upstream.baseURL, "GITHUB_TOKEN_FILE": token.path, "HOME": "/home/me"], token)
+        let gateway = try await start(
+            "github.json",
+            environment: ["GITHUB_API_URL": upstream.baseURL, "GITHUB_TOKEN_FILE": token.path, "HOME": "/home/me"])
+        return (gateway, upstream, token)
     }
 
     @Test func github_SendsTheTokenFromItsFile_ForwardsLinkAndETag_AndRevalidates() async throws {
-        let upstream = try await EndToEndUpstream.start()
         let path = "/repos/swiftlang/swift/issues"
-        upstream.on(path, Self.githubIssues(cacheControl: "public, max-age=60, s-maxage=60"))
-        let (environment, token) = try Self.githubEnvironment(upstream: upstream)
+        let (gateway, upstream, token) = try await Self.startGitHub(
+            path: path, cacheControl: "public, max-age=60, s-maxage=60")
         defer { try? FileManager.default.removeItem(at: token) }
-        let gateway = try await Self.start("github.json", environment: environment)
         let target = "/github/repos/swiftlang/swift/issues?page=2&per_page=5&access_token=leak"
         let miss = try await gateway.get(target)
         #expect(miss.status == 200)
@@ -111,12 +117,10 @@ struct ExampleConfigsTests {
     /// GitHub marks authenticated answers `private`: a shared cache must not store them (RFC 9111
     /// §5.2.2.7), so every request reaches GitHub; `Link` and `ETag` still pass through.
     @Test func github_PassesPrivateAnswersThrough_WithoutStoringThem() async throws {
-        let upstream = try await EndToEndUpstream.start()
         let path = "/repos/swiftlang/swift/issues"
-        upstream.on(path, Self.githubIssues(cacheControl: "private, max-age=60, s-maxage=60"))
-        let (environment, token) = try Self.githubEnvironment(upstream: upstream)
+        let (gateway, upstream, token) = try await Self.startGitHub(
+            path: path, cacheControl: "private, max-age=60, s-maxage=60")
         defer { try? FileManager.default.removeItem(at: token) }
-        let gateway = try await Self.start("github.json", environment: environment)
         for _ in 0..<2 {
             let answer = try await gateway.get("/github/repos/swiftlang/swift/issues")
             #expect(answer.status == 200)
