@@ -38,7 +38,7 @@ public struct HealthCheck: Sendable, Hashable {
             guard count > 0 else { throw .connectFailed(String(cString: strerror(errno))) }
             sent += count
         }
-        // `Connection: close`: the answer ends where the connection does (or at the bound).
+        // The answer ends at its Content-Length, where the connection closes, or at the bound.
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while received.count < Self.maxAnswerBytes {
