@@ -83,7 +83,8 @@ public enum Bootstrap {
         return server
     }
 
-    /// Loads every repository's warm-up paths, with readiness "not ready" meanwhile, and logs the outcome.
+    /// Loads every repository's warm-up paths, with readiness "not ready" meanwhile, and logs the
+    /// outcome; the keys that failed are listed, with their error codes, in `/health/ready`.
     public static func warmUp(container: GatewayDependencyContainer) async {
         await container.readiness.duringWarmUp {
             await withTaskGroup(of: Void.self) { group in
@@ -92,10 +93,16 @@ public enum Bootstrap {
                     let keys = route.settings.warmUp.compactMap { route.key(forTarget: $0) }
                     group.addTask {
                         for result in await repository.warmUp(keys) {
-                            let fields: [String: LogValue] = [
+                            var fields: [String: LogValue] = [
                                 "repository": .string(route.name), "key": .string(result.key),
                                 "ok": .bool(result.succeeded),
                             ]
+                            if case .failure(let error) = result.outcome {
+                                let code = ProblemCause(error).link.code
+                                fields["error"] = .string(code)
+                                container.readiness.warmUpFailed(
+                                    WarmUpFailure(repository: route.name, key: result.key, error: code))
+                            }
                             container.logger.log(result.succeeded ? .info : .warning, "warm_up", fields)
                         }
                     }

@@ -15,7 +15,12 @@ public final class Readiness: Sendable {
         var warmUpsRunning = 0
         var upstreams: [String: UpstreamHealth]
         var diskLevels: [String: @Sendable () -> DatastoreStatistics?] = [:]
+        /// The keys the last warm-up could not load, at most ``Readiness/maxWarmUpFailures``.
+        var warmUpFailures: [WarmUpFailure] = []
     }
+
+    /// The most warm-up failures kept for the report.
+    public static let maxWarmUpFailures = 100
 
     /// Creates the model.
     /// - Parameters:
@@ -38,9 +43,21 @@ public final class Readiness: Sendable {
         }
     }
 
-    /// Marks a warm-up as running; the gateway is not ready until each has finished.
+    /// Marks a warm-up as running; the gateway is not ready until each has finished. The first of
+    /// a new round forgets the failures of the previous one.
     public func warmUpStarted() {
-        state.withLock { $0.warmUpsRunning += 1 }
+        state.withLock { state in
+            if state.warmUpsRunning == 0 { state.warmUpFailures = [] }
+            state.warmUpsRunning += 1
+        }
+    }
+
+    /// Records a key warm-up could not load: the report then says `failed` and lists it. It does
+    /// not make the gateway unready (a request loads the key on demand).
+    public func warmUpFailed(_ failure: WarmUpFailure) {
+        state.withLock { state in
+            if state.warmUpFailures.count < Self.maxWarmUpFailures { state.warmUpFailures.append(failure) }
+        }
     }
 
     /// Marks a warm-up as finished.
@@ -78,7 +95,9 @@ public final class Readiness: Sendable {
 
     /// Probes the disk cache and reads the disk levels (outside any lock) and reports.
     public func report() -> ReadinessReport {
-        let (warmingUp, upstreams, observed) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels) }
+        let (warmingUp, upstreams, observed, failures) = state.withLock {
+            ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels, $0.warmUpFailures)
+        }
         let diskError = cacheDirectory.flatMap(Self.probeWritable)
         let diskLevels = observed.sorted { $0.key < $1.key }.map {
             DiskLevelHealth(repository: $0.key, statistics: $0.value())
@@ -92,7 +111,8 @@ public final class Readiness: Sendable {
             }
         return ReadinessReport(
             ready: !warmingUp && diskError == nil,
-            warmUp: warmingUp ? "running" : "done",
+            warmUp: warmingUp ? "running" : (failures.isEmpty ? "done" : "failed"),
+            warmUpFailures: failures.isEmpty ? nil : failures,
             diskCache: diskCache,
             diskCacheError: diskError,
             diskLevels: diskLevels,

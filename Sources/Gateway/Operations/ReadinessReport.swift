@@ -4,8 +4,10 @@ import Foundation
 public struct ReadinessReport: Sendable, Hashable, Encodable {
     /// `true` when warm-up is over and the disk cache is writable.
     public var ready: Bool
-    /// `running` while warm-up loads its keys, then `done`.
+    /// `running` while warm-up loads its keys, then `done`, or `failed` when some could not be loaded.
     public var warmUp: String
+    /// The keys warm-up could not load, with their error codes (the first 100); `nil` when none.
+    public var warmUpFailures: [WarmUpFailure]? = nil
     /// `writable`, `unwritable` (the folder), `degraded` (the folder is writable but a repository's
     /// disk level is degraded or unavailable; the gateway stays ready) or `none` (no disk cache).
     public var diskCache: String

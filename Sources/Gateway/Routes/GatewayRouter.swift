@@ -130,7 +130,8 @@ public struct GatewayRouter: HTTPHandler {
 
     private static let health = HTTPResponse(
         status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-        bytes: Array(#"{"status":"ok"}"#.utf8))
+        bytes: Array(
+            #"{"status":"ok","service":"\#(GatewayVersion.name)","version":"\#(GatewayVersion.current)"}"#.utf8))
 
     /// `true` when the target holds `#`: a fragment is never sent (RFC 9110 §7.1), and passed on it
     /// would cut the upstream path or query short.

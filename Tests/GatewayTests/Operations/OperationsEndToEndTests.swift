@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import HTTP1
+import RDSTesting
 import Testing
 
 /// Metrics, request ids and readiness through the whole gateway (Bootstrap, real sockets, port 0,
@@ -108,6 +109,29 @@ struct OperationsEndToEndTests {
         await upstream.stop()
     }
 
+    @Test func ready_ListsWarmUpFailures_WithTheirErrorCodes() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/ok") { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: "{}") }
+        upstream.on("/items/down") { _, _ in EndToEndUpstream.Reply(status: 503, body: "{}") }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            settings.warmUp = ["/items/ok", "/items/down"]
+        }
+        await Bootstrap.warmUp(container: gateway.container)
+        let after = try await gateway.get("/health/ready")
+
+        #expect(after.status == 200)  // the key is loaded on demand later: not a reason to refuse traffic
+        #expect(after.json["warm_up"] as? String == "failed")
+        let failures = try #require(after.json["warm_up_failures"] as? [[String: String]])
+        #expect(failures.count == 1)
+        #expect(failures.first?["repository"] == "items")
+        #expect(failures.first?["key"]?.contains("/items/down") == true)
+        #expect(failures.first?["error"] == "upstream_bad_response")
+        let logged = (gateway.container.logger as? RecordingLogger)?.entries.filter { $0.event == "warm_up" }
+        #expect(logged?.compactMap { $0.fields["error"] } == [.string("upstream_bad_response")])
+        await gateway.stop()
+        await upstream.stop()
+    }
+
     @Test func ready_Is503WhileWarmUpRuns_ThenReady() async throws {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/w") { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: "{}", waitForGate: true) }
@@ -128,6 +152,7 @@ struct OperationsEndToEndTests {
         #expect(live.status == 200)
         #expect(after.status == 200)
         #expect(after.json["warm_up"] as? String == "done")
+        #expect(after.json["warm_up_failures"] == nil)
         let upstreams = try #require(after.json["upstreams"] as? [[String: Any]])
         #expect(upstreams.first?["service"] as? String == "up")
         #expect(upstreams.first?["status"] as? String == "ok")

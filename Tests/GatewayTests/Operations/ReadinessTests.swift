@@ -115,6 +115,23 @@ struct ReadinessTests {
         #expect(upstreams[1]["last_error"] as? String == "upstream_timeout")
         #expect(upstreams[1]["last_failure"] as? String == "1970-01-12T13:46:45Z")
     }
+
+    @Test func warmUpFailures_AreBounded_AndForgottenByTheNextRound() {
+        let readiness = Readiness(cacheDirectory: nil, services: [])
+        readiness.warmUpStarted()
+        for index in 0..<(Readiness.maxWarmUpFailures + 5) {
+            readiness.warmUpFailed(WarmUpFailure(repository: "r", key: "/k/\(index)", error: "upstream_timeout"))
+        }
+        readiness.warmUpFinished()
+        let failed = readiness.report()
+        #expect(failed.ready)
+        #expect(failed.warmUp == "failed")
+        #expect(failed.warmUpFailures?.count == Readiness.maxWarmUpFailures)
+        readiness.warmUpStarted()
+        readiness.warmUpFinished()
+        #expect(readiness.report().warmUp == "done")
+        #expect(readiness.report().warmUpFailures == nil)
+    }
 }
 
 /// Runs `body` with a new empty folder that is removed afterwards.
