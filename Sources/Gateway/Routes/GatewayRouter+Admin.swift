@@ -42,19 +42,36 @@ extension GatewayRouter {
             guard let key else { return refuse(.badRequest, "state needs ?path=", path: path) }
             var object = ResourceStateJSON.object(repository.state(of: key))
             object["key"] = key.description
+            let variants = route.variants.variants(of: key).filter { $0 != key }
+            if !variants.isEmpty {
+                object["variants"] = Self.sortedForDisplay(variants).map { variant in
+                    var entry = ResourceStateJSON.object(repository.state(of: variant))
+                    entry["key"] = variant.description
+                    entry["fields"] = Self.displayedFields(of: variant)
+                    return entry
+                }
+            }
             return JSONResponse.make(object)
         case ("refresh", .post):
             guard let key else { return refuse(.badRequest, "refresh needs ?path=", path: path) }
+            let variants = route.variants.variants(of: key).filter { $0 != key }
             if query["wait"] == "false" {
-                repository.refreshInBackground(key)
-                return JSONResponse.make(["status": "accepted", "key": key.description], status: 202)
+                for target in [key] + variants { repository.refreshInBackground(target) }
+                return JSONResponse.make(
+                    ["status": "accepted", "key": key.description, "variants": variants.count], status: 202)
             }
+            async let others: Void = Self.refreshAll(variants, in: repository)
+            let answer: RepositoryAnswer<Representation>
             do {
-                let answer = try await repository.refresh(key)
-                return RepositoryResponse.make(answer, request: request, now: container.clock.now)
+                answer = try await repository.refresh(key)
             } catch {
+                await others
                 return ProblemResponse.make(error, path: path, repository: name)
             }
+            await others
+            var response = RepositoryResponse.make(answer, request: request, now: container.clock.now)
+            response.headers.add(name: "X-Refreshed-Variants", value: String(variants.count))
+            return response
         case ("cache", .delete):
             do {
                 if let key {

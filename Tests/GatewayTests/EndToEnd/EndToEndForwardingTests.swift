@@ -154,6 +154,37 @@ struct EndToEndForwardingTests {
         await upstream.stop()
     }
 
+    /// Admin `state` and `refresh` by `?path=` address the resource with all its variants: the state
+    /// lists each variant (credentials hidden) and a refresh fetches every variant again with its
+    /// own request fields.
+    @Test func adminStateAndRefreshByPath_AddressEveryVariant() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/v") { request, call in
+            EndToEndUpstream.Reply(
+                headers: ["Cache-Control": "max-age=60", "Vary": "X-Trace"],
+                body: "\(request.headers["X-Trace"] ?? "none")#\(call)")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.forwardHeaders = ["*"] }
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).text == "a#2")
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "b"]).text == "b#3")
+
+        let state = try await gateway.get("/admin/repositories/items/state?path=/items/v")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(state.text.utf8)) as? [String: Any])
+        let variants = try #require(object["variants"] as? [[String: Any]])
+        #expect(variants.map { ($0["fields"] as? [String: String])?["x-trace"] } == ["a", "b"])
+        #expect(variants.map { $0["state"] as? String } == ["loaded", "loaded"])
+
+        let refreshed = try await gateway.send(.post, "/admin/repositories/items/refresh?path=/items/v")
+        #expect(refreshed.headers["X-Refreshed-Variants"] == "2")
+        let traces = upstream.requests("/items/v").dropFirst(3).map { $0.headers["X-Trace"] ?? "none" }
+        #expect(traces.sorted() == ["a", "b", "none"])
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).text.hasPrefix("a#"))
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).text != "a#2")
+        #expect(try await gateway.get("/items/v", headers: ["X-Trace": "b"]).headers["X-Cache"] == "HIT")
+        await gateway.stop()
+        await upstream.stop()
+    }
+
     /// RFC 9111 §4.4 with keyed request fields (`cacheKey.headers`): a write drops the variants
     /// other requests' fields selected too.
     @Test func write_InvalidatesKeyedVariants_RFC9111_4_4() async throws {
