@@ -70,7 +70,8 @@ public final class GatewayDependencyContainer: Sendable {
             previous?.readiness
             ?? Readiness(
                 cacheDirectory: configuration.cache.disk.map { URL(fileURLWithPath: $0.path) },
-                services: configuration.services.keys.sorted(), clock: clock)
+                services: configuration.services.keys.sorted(), requireWarmUp: configuration.server.requireWarmUp,
+                clock: clock)
         readiness.track(services: configuration.services.keys.sorted())
         self.metrics = metrics
         if let inFlightBodies, previous == nil { metrics.observeInFlightBodyBytes { inFlightBodies.bytesInUse } }

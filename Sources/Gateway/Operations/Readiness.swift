@@ -8,6 +8,7 @@ import Synchronization
 /// the repository still caches in memory).
 public final class Readiness: Sendable {
     private let cacheDirectory: URL?
+    private let requireWarmUp: Bool
     private let clock: any ClockProvider
     private let state: Mutex<State>
 
@@ -26,9 +27,14 @@ public final class Readiness: Sendable {
     /// - Parameters:
     ///   - cacheDirectory: The disk cache folder, probed on every report; `nil` when there is no disk cache.
     ///   - services: The upstream services to list, by name.
+    ///   - requireWarmUp: When `true`, a warm-up that could not load some keys leaves the gateway
+    ///     unready until the next warm-up succeeds (`server.requireWarmUp`).
     ///   - clock: Stamps upstream outcomes.
-    public init(cacheDirectory: URL?, services: [String], clock: any ClockProvider = SystemClock()) {
+    public init(
+        cacheDirectory: URL?, services: [String], requireWarmUp: Bool = false, clock: any ClockProvider = SystemClock()
+    ) {
         self.cacheDirectory = cacheDirectory
+        self.requireWarmUp = requireWarmUp
         self.clock = clock
         let upstreams = Dictionary(services.map { ($0, UpstreamHealth(service: $0)) }) { first, _ in first }
         state = Mutex(State(upstreams: upstreams))
@@ -52,8 +58,8 @@ public final class Readiness: Sendable {
         }
     }
 
-    /// Records a key warm-up could not load: the report then says `failed` and lists it. It does
-    /// not make the gateway unready (a request loads the key on demand).
+    /// Records a key warm-up could not load: the report then says `failed` and lists it. It makes
+    /// the gateway unready only when warm-up is required (else a request loads the key on demand).
     public func warmUpFailed(_ failure: WarmUpFailure) {
         state.withLock { state in
             if state.warmUpFailures.count < Self.maxWarmUpFailures { state.warmUpFailures.append(failure) }
@@ -110,7 +116,7 @@ public final class Readiness: Sendable {
             default: "writable"
             }
         return ReadinessReport(
-            ready: !warmingUp && diskError == nil,
+            ready: !warmingUp && diskError == nil && !(requireWarmUp && !failures.isEmpty),
             warmUp: warmingUp ? "running" : (failures.isEmpty ? "done" : "failed"),
             warmUpFailures: failures.isEmpty ? nil : failures,
             diskCache: diskCache,

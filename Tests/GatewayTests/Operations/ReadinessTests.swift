@@ -132,6 +132,22 @@ struct ReadinessTests {
         #expect(readiness.report().warmUp == "done")
         #expect(readiness.report().warmUpFailures == nil)
     }
+
+    /// `server.requireWarmUp`: a warm-up that could not load a key leaves the gateway unready
+    /// (503) until a later warm-up round loads everything.
+    @Test func requireWarmUp_KeepsTheGatewayUnready_AfterAFailedWarmUp() {
+        let readiness = Readiness(cacheDirectory: nil, services: [], requireWarmUp: true)
+        readiness.warmUpStarted()
+        readiness.warmUpFailed(WarmUpFailure(repository: "r", key: "/k", error: "upstream_unavailable"))
+        readiness.warmUpFinished()
+        let failed = readiness.report()
+        #expect(!failed.ready)
+        #expect(failed.httpStatus == 503)
+        #expect(failed.warmUp == "failed")
+        readiness.warmUpStarted()
+        readiness.warmUpFinished()
+        #expect(readiness.report().ready)
+    }
 }
 
 /// Runs `body` with a new empty folder that is removed afterwards.
