@@ -6,18 +6,21 @@ let package = Package(
     products: [
         .library(name: "RDS", targets: ["RDS"]),
         .library(name: "HTTP1", targets: ["HTTP1"]),
+        .library(name: "HTTPCaching", targets: ["HTTPCaching"]),
         .library(name: "RDSTesting", targets: ["RDSTesting"]),
         .executable(name: "rds-gateway", targets: ["rds-gateway"]),
     ],
     targets: [
         .target(name: "RDS"),
         .target(name: "HTTP1"),
-        .target(name: "Gateway", dependencies: ["RDS", "HTTP1"]),
+        .target(name: "HTTPCaching", dependencies: ["HTTP1"]),
+        .target(name: "Gateway", dependencies: ["RDS", "HTTP1", "HTTPCaching"]),
         .target(name: "RDSTesting", dependencies: ["RDS"]),
         .executableTarget(name: "rds-gateway", dependencies: ["Gateway"]),
         .testTarget(name: "RDSTests", dependencies: ["RDS", "RDSTesting"]),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "RDS", "HTTP1", "RDSTesting"]),
+        .testTarget(name: "HTTPCachingTests", dependencies: ["HTTPCaching", "HTTP1"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HTTPCaching", "RDS", "HTTP1", "RDSTesting"]),
     ]
 )
 

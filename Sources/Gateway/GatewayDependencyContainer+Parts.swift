@@ -72,7 +72,8 @@ extension GatewayDependencyContainer {
                 wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
             let httpService = Self.makeService(
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
-                credentials: credentials[settings.service]?.providers ?? [], transport: measured, clock: clock)
+                credentials: credentials[settings.service]?.providers ?? [], variants: route.variants,
+                transport: measured, clock: clock)
             factories[name] = RepositoryFactory(
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
             memoryLevels[name] = level1
@@ -83,14 +84,15 @@ extension GatewayDependencyContainer {
 
         private static func makeService(
             named name: String, settings: ServiceSettings, baseURL: URL, forwarding repository: RepositorySettings,
-            credentials: [any CredentialProvider], transport: any Transport, clock: any ClockProvider
+            credentials: [any CredentialProvider], variants: VaryRegistry, transport: any Transport,
+            clock: any ClockProvider
         ) -> HTTPService {
             HTTPService(
                 name: name, baseURL: baseURL, timeouts: settings.timeouts,
                 defaultHeaders: HTTPHeaders(
                     settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
                 credentials: credentials, forwardedHeaders: repository.forwardedHeaderList,
-                transport: transport, clock: clock)
+                transport: transport, clock: clock, policy: repository.freshnessPolicy, variants: variants)
         }
     }
 }

@@ -74,7 +74,8 @@ public final class GatewayDependencyContainer: Sendable {
             previous?.readiness
             ?? Readiness(
                 cacheDirectory: configuration.cache.disk.map { URL(fileURLWithPath: $0.path) },
-                services: configuration.services.keys.sorted(), clock: clock)
+                services: configuration.services.keys.sorted(), requireWarmUp: configuration.server.requireWarmUp,
+                clock: clock)
         readiness.track(services: configuration.services.keys.sorted())
         self.metrics = metrics
         if let inFlightBodies, previous == nil { metrics.observeInFlightBodyBytes { inFlightBodies.bytesInUse } }
@@ -94,9 +95,10 @@ public final class GatewayDependencyContainer: Sendable {
         }
         for route in previous?.routes ?? [] where !parts.kept.contains(route.name) {
             metrics.forgetRepository(route.name)
+            readiness.forgetDisk(repository: route.name)
         }
         for name in parts.built {
-            Self.observe(name, parts: parts, metrics: metrics)
+            Self.observe(name, parts: parts, disk: configuration.cache.disk != nil, metrics: metrics, readiness: readiness)
         }
         self.routes = parts.routes
         self.factories = parts.factories
@@ -118,8 +120,16 @@ public final class GatewayDependencyContainer: Sendable {
         return true
     }
 
-    private static func observe(_ name: String, parts: Parts, metrics: GatewayMetrics) {
+    private static func observe(
+        _ name: String, parts: Parts, disk: Bool, metrics: GatewayMetrics, readiness: Readiness
+    ) {
         metrics.registerRepository(name)
+        if disk {
+            let level2 = parts.diskLevels[name]
+            let statistics: @Sendable () -> DatastoreStatistics? = { level2?.statistics }
+            metrics.observeDisk(repository: name, statistics: statistics)
+            readiness.observeDisk(repository: name, statistics: statistics)
+        }
         if let level1 = parts.memoryLevels[name] {
             metrics.observeCache(repository: name, level: "memory") { level1.statistics }
         }
@@ -142,7 +152,13 @@ public final class GatewayDependencyContainer: Sendable {
     /// The memory level's entries, bytes and evictions of the repository `name`.
     public func memoryStatistics(named name: String) -> DatastoreStatistics? { memoryLevels[name]?.statistics }
 
-    /// The disk level's entry files, bytes and evictions of the repository `name`; `nil` when it
-    /// has no disk level (none configured, or its folder could not be opened).
+    /// The disk level's entry files, bytes, evictions and write failures of the repository `name`;
+    /// `nil` when it has no disk level (none configured, or its folder could not be opened).
     public func diskStatistics(named name: String) -> DatastoreStatistics? { diskLevels[name]?.statistics }
+
+    /// The health of the disk level of the repository `name`; `nil` when no disk cache is configured.
+    public func diskHealth(named name: String) -> DiskLevelHealth? {
+        guard configuration.cache.disk != nil else { return nil }
+        return DiskLevelHealth(repository: name, statistics: diskStatistics(named: name))
+    }
 }

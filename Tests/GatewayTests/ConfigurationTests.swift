@@ -54,14 +54,35 @@ struct ConfigurationTests {
     @Test func load_ReadsTheShippedFiles() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let loader = ConfigurationLoader(environment: ["UPSTREAM_URL": "http://127.0.0.1:3000"])
+        let loader = ConfigurationLoader(environment: ["UPSTREAM_URL": "http://127.0.0.1:3000", "HOME": "/home/me"])
         let gateway = try loader.load(file: root.appendingPathComponent("Config/gateway.json").path)
         #expect(gateway.services["demo"]?.baseURL == ServiceSettings.embeddedDemo)
-        #expect(gateway.cache.disk?.path == "/tmp/rds-gateway-cache")
+        #expect(gateway.cache.disk?.path.hasPrefix("/home/me/.cache/rds-gateway/gateway-") == true)
         #expect(gateway.repositories["notes"]?.isReadWrite == true)
         let proxy = try loader.load(file: root.appendingPathComponent("Config/examples/proxy.json").path)
         #expect(proxy.services["upstream"]?.baseURL == "http://127.0.0.1:3000")
         #expect(proxy.repositories["api"]?.upstreamPath == "/{path...}")
+        #expect(proxy.repositories["api"]?.upstreamErrors == .passthrough)
+        #expect(proxy.repositories["api"]?.forwardHeaders.first == "*")
+        #expect(gateway.repositories["weather"]?.upstreamErrors == .problem)
+    }
+
+    /// The caching keys of issue 9: `forwardHeaders: "*"`, `upstreamErrors`, the targeted field,
+    /// heuristic freshness; bad values name their key path.
+    @Test func load_ReadsCachingKeys_AndRejectsBadOnes() throws {
+        let all = try Self.load(Self.withRepository(["forwardHeaders": "*", "upstreamErrors": "passthrough"]))
+        #expect(all.repositories["weather"]?.forwardHeaders == ["*"])
+        #expect(all.repositories["weather"]?.upstreamErrors == .passthrough)
+        #expect(
+            try Self.error(Self.withRepository(["forwardHeaders": "all"])).keyPath.hasPrefix("repositories.weather"))
+        #expect(
+            try Self.error(Self.withRepository(["upstreamErrors": "ignore"])).keyPath.hasPrefix("repositories.weather"))
+        #expect(
+            try Self.error(Self.withRepository(["targetedCacheControl": "CDN Cache"])).keyPath
+                == "repositories.weather.targetedCacheControl")
+        #expect(
+            try Self.error(Self.withRepository(["heuristicFraction": 2])).keyPath
+                == "repositories.weather.heuristicFraction")
     }
 
     @Test func load_InterpolatesEnvironment_WithDefaults() throws {

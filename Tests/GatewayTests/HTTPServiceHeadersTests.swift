@@ -49,7 +49,7 @@ struct HTTPServiceHeadersTests {
     @Test func errorMessages_NeverContainAPIKey_WhenCallFails() async throws {
         let apiKey = Self.keyProvider(.queryParameter("appid"))
         for transport in [
-            ScriptedTransport(status: 500), ScriptedTransport(status: 401),
+            ScriptedTransport(status: 500), ScriptedTransport(status: 503),
             ScriptedTransport(failing: TransportError(.timeout, "slow")),
         ] {
             let service = Self.makeService(transport, credential: apiKey)

@@ -41,7 +41,8 @@ struct HTTPServiceSocketTests {
         }
         #expect(fetched.value.body == Array("hi".utf8))
         #expect(fetched.freshness.lifetime == 10)
-        guard case .notModified(let freshness, _) = try await service.get(key, ifChangedFrom: fetched.validators) else {
+        let revalidated = try await service.get(key, ifChangedFrom: fetched.validators)
+        guard case .notModified(let freshness, _, _) = revalidated else {
             Issue.record("expected not modified")
             return
         }

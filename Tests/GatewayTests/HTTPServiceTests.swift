@@ -65,12 +65,22 @@ struct HTTPServiceTests {
         let request = try #require(transport.requests.first)
         #expect(request.headers["If-None-Match"] == "\"a\"")
         #expect(request.headers["If-Modified-Since"] == "Sun, 06 Nov 1994 08:49:37 GMT")
-        guard case .notModified(let freshness, let validators) = response else {
+        guard case .notModified(let freshness, let validators, let renew?) = response else {
             Issue.record("expected not modified, got \(response)")
             return
         }
         #expect(freshness == Freshness(lifetime: 30))
         #expect(validators == Validators(etag: "\"b\""))
+        // RFC 9111 §4.3.4: the stored fields are updated from the 304's.
+        let kept = Representation(
+            status: 200, headers: ["ETag": "\"a\"", "Cache-Control": "max-age=5", "X-Old": "1"], body: [0x7B, 0x7D])
+        let renewed = renew(kept)
+        #expect(renewed.value.headers.fields.map(\.name) == ["ETag", "Cache-Control", "X-Old"])
+        #expect(renewed.value.headers["ETag"] == "\"b\"")
+        #expect(renewed.value.headers["Cache-Control"] == "max-age=30")
+        #expect(renewed.value.body == [0x7B, 0x7D])
+        #expect(renewed.freshness.lifetime == 30)
+        #expect(renewed.validators == Validators(etag: "\"b\""))
     }
 
     @Test func get_FailsWithBadResponse_On304ToUnconditionalRequest() async throws {
@@ -79,16 +89,32 @@ struct HTTPServiceTests {
         #expect(error?.kind == .badResponse)
     }
 
-    @Test(arguments: [
-        (404, ServiceError.Kind.notFound), (400, .rejected), (401, .rejected), (403, .rejected), (429, .rejected),
-        (410, .rejected), (500, .badResponse), (502, .badResponse), (503, .badResponse), (999, .badResponse),
-    ])
-    func get_MapsErrorStatus_ToServiceErrorKind(_ status: Int, _ kind: ServiceError.Kind) async throws {
+    /// Issue 9: any answer the upstream sent below 500 is an answer, with its status and body.
+    @Test(arguments: [400, 401, 403, 404, 410, 422, 429])
+    func get_Returns4xx_AsTheUpstreamsAnswer(_ status: Int) async throws {
+        let service = Self.makeService(ScriptedTransport(status: status, body: "nope"))
+        guard case .fetched(let fetched) = try await service.get(Self.key, ifChangedFrom: nil) else {
+            Issue.record("expected an answer")
+            return
+        }
+        #expect(fetched.value.status == status)
+        #expect(fetched.value.body == Array("nope".utf8))
+    }
+
+    @Test(arguments: [500, 502, 503, 999])
+    func get_Maps5xx_ToBadResponse_WrappingTheUpstreamReply(_ status: Int) async throws {
         let service = Self.makeService(ScriptedTransport(status: status, body: "nope"))
         let error = await #expect(throws: ServiceError.self) { try await service.get(Self.key, ifChangedFrom: nil) }
-        #expect(error?.kind == kind)
+        #expect(error?.kind == .badResponse)
         #expect(error?.details["status"] == String(status))
         #expect(error?.details["service"] == "weather")
+        let reply = error?.inner as? UpstreamReply
+        #expect(reply?.details == ["status": String(status), "body": "nope"])
+    }
+
+    @Test func upstreamReply_QuotesABoundedExcerpt() {
+        let reply = UpstreamReply(Representation(status: 500, body: [UInt8](repeating: 0x61, count: 10_000)))
+        #expect(reply.details["body"]?.utf8.count ?? 0 <= UpstreamReply.excerptLimit + 3)
     }
 
     @Test(arguments: [

@@ -79,14 +79,23 @@ struct HTTPServiceWriteTests {
         #expect(result.stored == nil)
     }
 
-    @Test(arguments: [(404, ServiceError.Kind.notFound), (409, .rejected), (503, .badResponse)])
-    func save_ThrowsServiceError_OnErrorStatus(_ status: Int, _ kind: ServiceError.Kind) async throws {
+    /// Issue 9: a 4xx reply to a write is the upstream's answer; only 5xx throws.
+    @Test(arguments: [404, 409, 422])
+    func save_Returns4xxReply(_ status: Int) async throws {
         let service = Self.makeService(ScriptedTransport(status: status))
+        let result = try await service.save(.write(.put, body: [1], contentType: nil), for: Self.key)
+        #expect(result.reply?.status == status)
+        #expect(result.stored == nil)
+        #expect(try await service.delete(Self.key).reply?.status == status)
+    }
+
+    @Test func save_ThrowsBadResponse_On5xx() async throws {
+        let service = Self.makeService(ScriptedTransport(status: 503))
         let error = await #expect(throws: ServiceError.self) {
             try await service.save(.write(.put, body: [1], contentType: nil), for: Self.key)
         }
-        #expect(error?.kind == kind)
+        #expect(error?.kind == .badResponse)
         let deleteError = await #expect(throws: ServiceError.self) { try await service.delete(Self.key) }
-        #expect(deleteError?.kind == kind)
+        #expect(deleteError?.kind == .badResponse)
     }
 }

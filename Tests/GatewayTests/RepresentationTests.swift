@@ -13,9 +13,11 @@ struct RepresentationTests {
         ],
         body: Array(#"{"temp":21}"#.utf8))
 
-    @Test func init_KeepsOnlyContentHeaders_InOrder() {
+    /// RFC 9110 §7.6.1: hop-by-hop fields go, end-to-end fields stay in order (`Set-Cookie` too,
+    /// for answers not served from cache).
+    @Test func init_KeepsEndToEndFields_InOrder() {
         let names = Self.sample.headers.fields.map(\.name)
-        #expect(names == ["Content-Type", "ETag", "Cache-Control", "Vary", "Last-Modified"])
+        #expect(names == ["Content-Type", "ETag", "Set-Cookie", "Cache-Control", "Vary", "X-Other", "Last-Modified"])
         #expect(Self.sample.validators == Validators(etag: "\"v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT"))
     }
 
@@ -26,8 +28,32 @@ struct RepresentationTests {
         #expect(write.contentType == "application/merge-patch+json")
     }
 
+    /// RFC 9110 §7.6.1: a field named in `Connection` is hop-by-hop too.
+    @Test func init_DropsFieldsNamedInConnection() {
+        let representation = Representation(
+            status: 200, headers: ["Connection": "X-Hop, close", "X-Hop": "1", "Keep-Alive": "5", "X-End": "2"])
+        #expect(representation.headers.fields.map(\.name) == ["X-End"])
+    }
+
+    @Test func coding_NeverStoresSetCookie() throws {
+        let decoded = try Representation(decodingBytes: Self.sample.encodedBytes())
+        #expect(decoded.headers["Set-Cookie"] == nil)
+        #expect(decoded.headers["X-Other"] == "1")
+    }
+
+    /// Entries written before every field was kept (format 1) read as a miss: decoding throws,
+    /// and the file datastore then treats the file as unusable.
+    @Test func decoding_Throws_ForFormatVersion1() throws {
+        var old = try Representation(status: 200, headers: ["ETag": "ab"], body: [1]).encodedBytes()
+        old[3] = 1
+        #expect(throws: DatastoreError.self) { try Representation(decodingBytes: old) }
+    }
+
     @Test(arguments: [
-        sample, Representation(status: 204), Representation.write(.post, body: [0, 255], contentType: nil),
+        Representation(
+            status: 200, headers: HTTPHeaders(sample.headers.fields.filter { $0.name != "Set-Cookie" }),
+            body: sample.body),
+        Representation(status: 204), Representation.write(.post, body: [0, 255], contentType: nil),
     ])
     func coding_RoundTrips(_ representation: Representation) throws {
         #expect(try Representation(decodingBytes: representation.encodedBytes()) == representation)
@@ -52,7 +78,7 @@ struct RepresentationTests {
             let garbage = (0..<Int(generator.next() % 64)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             #expect(throws: DatastoreError.self) { try Representation(decodingBytes: garbage) }
         }
-        let huge: [UInt8] = [0x52, 0x50, 0x52, 1, 0xC8, 0x01, 0x00] + [UInt8](repeating: 0xFF, count: 8) + [0x7F]
+        let huge: [UInt8] = [0x52, 0x50, 0x52, 2, 0xC8, 0x01, 0x00] + [UInt8](repeating: 0xFF, count: 8) + [0x7F]
         #expect(throws: DatastoreError.self) { try Representation(decodingBytes: huge) }
         var badUTF8 = try Representation(status: 200, headers: ["ETag": "ab"]).encodedBytes()
         if let index = badUTF8.firstIndex(of: UInt8(ascii: "a")) { badUTF8[index] = 0xFF }

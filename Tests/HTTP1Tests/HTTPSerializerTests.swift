@@ -71,12 +71,21 @@ struct HTTPSerializerTests {
         #expect(!text.contains("Bad Name"))
     }
 
-    @Test func response_DropsHandlersServerDateAndFraming() {
+    @Test func response_DropsHandlersServerAndFraming() {
         let response = HTTPResponse(
-            status: 200, headers: ["Server": "x", "Date": "y", "Transfer-Encoding": "gzip", "Connection": "upgrade"])
+            status: 200, headers: ["Server": "x", "Transfer-Encoding": "gzip", "Connection": "upgrade"])
         let text = Self.text(HTTPSerializer.response(response, requestMethod: .get, keepAlive: false, date: Self.date))
-        #expect(!text.contains("Server: x") && !text.contains("Date: y") && !text.contains("gzip"))
+        #expect(!text.contains("Server: x") && !text.contains("gzip"))
         #expect(!text.contains("upgrade"))
+    }
+
+    /// A cache replays the origin's `Date` (RFC 9110 §6.6.1, RFC 9111 §4): exactly one `Date`, the handler's.
+    @Test func response_KeepsHandlersOwnDate_Once() {
+        let date = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let response = HTTPResponse(status: 200, headers: ["Date": date])
+        let text = Self.text(HTTPSerializer.response(response, requestMethod: .get, keepAlive: false, date: Self.date))
+        #expect(text.components(separatedBy: "Date: ").count == 2)
+        #expect(text.contains("Date: \(date)\r\n"))
     }
 
     @Test func chunks_DecodeBack_WithTheParser() {

@@ -48,7 +48,8 @@ if ! promtool check metrics <"$work/metrics.txt" >"$work/promtool.txt" 2>&1 || [
 fi
 for family in rds_gateway_http_requests_total rds_gateway_http_request_duration_seconds_bucket \
     rds_gateway_cache_lookups_total rds_gateway_upstream_requests_total \
-    rds_gateway_upstream_request_duration_seconds_bucket rds_gateway_cache_entries rds_gateway_open_connections; do
+    rds_gateway_upstream_request_duration_seconds_bucket rds_gateway_cache_entries rds_gateway_open_connections rds_gateway_disk_degraded \
+    rds_gateway_disk_write_failures_total; do
     grep -q "^$family[{ ]" "$work/metrics.txt" || fail "/metrics has no $family sample"
 done
 

@@ -30,7 +30,7 @@ struct FileDatastoreFormatTests {
         value: Array("{\"temp\":21}".utf8), storedAt: Date(timeIntervalSinceReferenceDate: 812_345_678.123_456_7),
         expiresAt: Date(timeIntervalSinceReferenceDate: 812_345_738.5),
         validators: Validators(etag: "W/\"abc\"", lastModified: "Tue, 01 Jan 2026 00:00:00 GMT"),
-        initialAge: 12.25, mustRevalidate: true)
+        initialAge: 12.25, mustRevalidate: true, staleWhileRevalidate: 30, staleIfError: 0.5)
     private static let key = Array("weather/london".utf8)
 
     @Test func decode_ReturnsTheEncodedEntry_BitForBit() {
@@ -65,7 +65,7 @@ struct FileDatastoreFormatTests {
 
     @Test func decode_RejectsAnotherVersion_EvenWithAValidChecksum() {
         var bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
-        bytes[4] = 2
+        bytes[4] = 1
         bytes.removeLast(4)
         let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
         withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }

@@ -6,24 +6,7 @@ import Testing
 struct FileDatastoreTests {
     private typealias Store = FileDatastore<String, String>
 
-    /// A temporary folder for one test, removed when the test ends.
-    private final class Folder {
-        let url: URL
-        init() throws { url = try DatastoreTestFixtures.makeTemporaryDirectory() }
-        deinit { try? FileManager.default.removeItem(at: url) }
-
-        var store: URL { url.appendingPathComponent("store", isDirectory: true) }
-
-        func names() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: store.path).sorted()
-        }
-
-        func entryFile() throws -> URL {
-            let names = try names()
-            try #require(names.count == 1)
-            return store.appendingPathComponent(names[0])
-        }
-    }
+    private typealias Folder = DatastoreTestFixtures.Folder
 
     private static let fullEntry = CacheEntry(
         value: "{\"temp\":21}", storedAt: Date(timeIntervalSince1970: 1_767_225_600.123_456),

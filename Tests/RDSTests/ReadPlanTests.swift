@@ -39,3 +39,33 @@ struct ReadPlanTests {
         #expect(Self.describe(ReadPlan.make(entry: entry, at: Self.now, policy: policy, intent: intent)) == expected)
     }
 }
+
+/// RFC 5861 per entry: the service's windows, bounded by the repository's, replace them.
+extension ReadPlanTests {
+    @Test func make_UsesTheEntrysOwnStaleWhileRevalidateWindow() {
+        let policy = RepositoryPolicy(staleWhileRevalidate: 20)
+        var entry = Self.entry(expiresIn: -10)
+        entry.staleWhileRevalidate = 5
+        #expect(
+            Self.describe(ReadPlan.make(entry: entry, at: Self.now, policy: policy, intent: .cached))
+                == "fetch(conditional: true)")
+        entry.staleWhileRevalidate = 15
+        #expect(
+            Self.describe(ReadPlan.make(entry: entry, at: Self.now, policy: policy, intent: .cached))
+                == "serve(stale, refresh: true)")
+    }
+
+    @Test func entry_TakesTheServicesWindows_BoundedByTheRepositorys() throws {
+        let policy = RepositoryPolicy(staleWhileRevalidate: 20, staleIfError: 100)
+        let freshness = Freshness(lifetime: 10, staleWhileRevalidate: 60, staleIfError: 30)
+        let entry = try #require(policy.entry(for: "v", freshness: freshness, validators: Validators(), at: Self.now))
+        #expect(entry.staleWhileRevalidate == 20)
+        #expect(entry.staleIfError == 30)
+        #expect(policy.canServeIfError(entry, at: Self.now.addingTimeInterval(39)))
+        #expect(!policy.canServeIfError(entry, at: Self.now.addingTimeInterval(41)))
+        let plain = try #require(
+            policy.entry(for: "v", freshness: Freshness(lifetime: 10), validators: Validators(), at: Self.now))
+        #expect(plain.staleWhileRevalidate == nil)
+        #expect(policy.canServeIfError(plain, at: Self.now.addingTimeInterval(109)))
+    }
+}

@@ -40,6 +40,26 @@ struct RepositoryRevalidationTests {
         #expect(fixture.datastore.peek("london")?.validators == renewed)
     }
 
+    /// A service that updates the stored value from its "not modified" answer (an HTTP cache
+    /// merges the 304's header fields, RFC 9111 §4.3.4): the renewed value is stored and served.
+    @Test func get_StoresTheRenewedValue_WhenNotModifiedRenewsIt() async throws {
+        let fixture = RepositoryFixture()
+        try await fixture.prime("london", "london-1", etag: "\"v1\"")
+        fixture.clock.advance(by: 61)
+        let response = ServiceResponse<String>.notModified(Freshness(lifetime: 60), Validators()) { value in
+            Fetched(value: value + "+renewed", freshness: Freshness(lifetime: 300), validators: Self.etag)
+        }
+        fixture.service.expectGet("london", returning: response)
+
+        let answer = try await fixture.repository.get("london")
+
+        #expect(answer.value == "london-1+renewed")
+        #expect(answer.cacheStatus == .revalidated)
+        let stored = try #require(fixture.datastore.peek("london"))
+        #expect(stored.value == "london-1+renewed")
+        #expect(stored.expiresAt == fixture.clock.now.addingTimeInterval(300))
+    }
+
     @Test func get_RevalidatesFreshEntry_WhenIntentIsRevalidate() async throws {
         let fixture = RepositoryFixture()
         try await fixture.prime("london", "london-1", etag: "\"v1\"")

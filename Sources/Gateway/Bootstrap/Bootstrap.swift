@@ -83,23 +83,50 @@ public enum Bootstrap {
         return server
     }
 
-    /// Loads every repository's warm-up paths, with readiness "not ready" meanwhile, and logs the outcome.
+    /// Loads every repository's warm-up paths, with readiness "not ready" meanwhile, and logs the
+    /// outcome; the keys that failed are listed, with their error codes, in `/health/ready`.
+    /// With `server.requireWarmUp`, a round that could not load every key is tried again after
+    /// 1 s, 2 s, 4 s … (at most 60 s apart) on the container's clock until one loads them all or
+    /// the task is cancelled.
     public static func warmUp(container: GatewayDependencyContainer) async {
+        var delay: TimeInterval = 1
+        while !(await warmUpRound(container: container)), container.configuration.server.requireWarmUp {
+            do {
+                try await container.clock.sleep(until: container.clock.now.addingTimeInterval(delay))
+            } catch {
+                return
+            }
+            delay = min(delay * 2, 60)
+        }
+    }
+
+    /// One warm-up round over every repository; `true` when every key was loaded.
+    private static func warmUpRound(container: GatewayDependencyContainer) async -> Bool {
         await container.readiness.duringWarmUp {
-            await withTaskGroup(of: Void.self) { group in
+            await withTaskGroup(of: Bool.self) { group in
                 for route in container.routes where !route.settings.warmUp.isEmpty {
                     guard let repository = container.makeRepository(named: route.name) else { continue }
                     let keys = route.settings.warmUp.compactMap { route.key(forTarget: $0) }
                     group.addTask {
+                        var loadedAll = true
                         for result in await repository.warmUp(keys) {
-                            let fields: [String: LogValue] = [
+                            var fields: [String: LogValue] = [
                                 "repository": .string(route.name), "key": .string(result.key),
                                 "ok": .bool(result.succeeded),
                             ]
+                            if case .failure(let error) = result.outcome {
+                                loadedAll = false
+                                let code = ProblemCause(error).link.code
+                                fields["error"] = .string(code)
+                                container.readiness.warmUpFailed(
+                                    WarmUpFailure(repository: route.name, key: result.key, error: code))
+                            }
                             container.logger.log(result.succeeded ? .info : .warning, "warm_up", fields)
                         }
+                        return loadedAll
                     }
                 }
+                return await group.allSatisfy { $0 }
             }
         }
     }

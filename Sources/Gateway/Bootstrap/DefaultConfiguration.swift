@@ -16,7 +16,7 @@ enum DefaultConfiguration {
           },
           "cache": {
             "memory": { "maxBytes": 67108864, "maxEntries": 10000 },
-            "disk": { "path": "${RDS_CACHE_DIR:-/tmp/rds-gateway-cache}", "maxBytes": 268435456 }
+            "disk": { "path": "${RDS_CACHE_DIR:-}", "maxBytes": 268435456 }
           },
           "logging": { "level": "${RDS_LOG_LEVEL:-info}" },
           "services": {

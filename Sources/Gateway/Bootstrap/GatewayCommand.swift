@@ -21,8 +21,11 @@ public enum GatewayCommand {
         case .help:
             FileHandle.standardOutput.write(Data((CommandLineOptions.usage + "\n").utf8))
             return 0
-        case .healthcheck(let arguments):
-            return HealthCheck.runCommand(arguments: arguments, environment: environment)
+        case .version:
+            FileHandle.standardOutput.write(Data("\(GatewayVersion.name) \(GatewayVersion.current)\n".utf8))
+            return 0
+        case .healthcheck:
+            return HealthCheck.runCommand(options: options, environment: environment)
         case .checkConfig(let path):
             return checkConfig(path, environment: environment)
         case .serve:
@@ -138,6 +141,7 @@ public enum GatewayCommand {
             "repositories": .string(container.routes.map(\.name).joined(separator: ",")),
         ]
         if let demo = container.embeddedDemo { fields["demo_upstream"] = .string(demo.baseURL.absoluteString) }
+        if let disk = container.configuration.cache.disk { fields["disk_cache"] = .string(disk.path) }
         container.logger.log(.info, "started", fields)
         for route in container.routes {
             let settings = route.settings

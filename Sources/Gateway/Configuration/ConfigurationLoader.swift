@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads a configuration file: JSON, `${ENV}` interpolation, `RDS_HOST` / `RDS_PORT` overrides,
-/// strict decoding (unknown keys are errors) and validation.
+/// strict decoding (unknown keys are errors), the default disk folder (``DefaultCacheFolder``)
+/// when `cache.disk.path` is missing or empty, and validation.
 public struct ConfigurationLoader: Sendable {
     /// The environment used for interpolation and overrides.
     public let environment: [String: String]
@@ -51,6 +52,9 @@ public struct ConfigurationLoader: Sendable {
             throw ConfigurationError(file: file, keyPath: "", problem: "cannot be decoded (\(Self.reason(error)))")
         }
         try applyOverrides(to: &configuration)
+        if configuration.cache.disk?.path.isEmpty == true {
+            configuration.cache.disk?.path = DefaultCacheFolder.path(forConfiguration: file, environment: environment)
+        }
         try ConfigurationValidator(file: file).validate(configuration)
         return configuration
     }

@@ -50,6 +50,10 @@ extension ConfigurationValidator {
         if case .only(let names) = repository.cacheKey.query, names.contains(where: \.isEmpty) {
             throw fail(path + ".cacheKey.query", "expected \"*\" or non-empty parameter names")
         }
+        try requireHeaderName(repository.targetedCacheControl, path + ".targetedCacheControl")
+        if let fraction = repository.heuristicFraction, !(0...1).contains(fraction) {
+            throw fail(path + ".heuristicFraction", "expected a fraction between 0 and 1, found \(fraction)")
+        }
         for (index, header) in repository.forwardHeaders.enumerated() {
             let keyPath = "\(path).forwardHeaders[\(index)]"
             try requireHeaderName(header, keyPath)

@@ -1,6 +1,7 @@
 /// The disk cache level.
 public struct DiskCacheSettings: Sendable, Equatable, Decodable {
     /// The folder holding the cache files (one subfolder per repository), created when missing.
+    /// Missing or empty in the file: the loader puts the per-user, per-configuration default there.
     public var path: String
     /// The most bytes kept on disk, all repositories together (oldest files go first); `nil` for no bound.
     public var maxBytes: Int?
@@ -17,7 +18,7 @@ public struct DiskCacheSettings: Sendable, Equatable, Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        path = try container.decode(String.self, forKey: .path)
+        path = try container.decodeIfPresent(String.self, forKey: .path) ?? ""
         maxBytes = try container.decodeIntegerIfPresent(forKey: .maxBytes)
     }
 }

@@ -32,8 +32,20 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     /// Which query parameters and headers take part in the cache key.
     public var cacheKey: CacheKeySettings
     /// The request headers forwarded upstream (they key the cache too); none by default;
-    /// `Cookie` and `Authorization` only when listed here.
+    /// `Cookie` and `Authorization` only when listed here. `"*"` (decoded as `["*"]`, may be
+    /// listed with names) forwards every other end-to-end field too, without keying on it.
     public var forwardHeaders: [String]
+    /// A `Cache-Control` value sent downstream instead of the upstream's, if any (the gateway's
+    /// own storage still follows the upstream's).
+    public var downstreamCacheControl: String?
+    /// What the client gets when the upstream answers 5xx and nothing stored may stand in.
+    public var upstreamErrors: UpstreamErrorMode
+    /// The targeted cache-control field this cache obeys over `Cache-Control` and removes from
+    /// answers (RFC 9213): `CDN-Cache-Control` by default, e.g. `Surrogate-Control`.
+    public var targetedCacheControl: String
+    /// The heuristic lifetime (RFC 9111 §4.2.2) as a fraction of the time since `Last-Modified`
+    /// for answers without explicit freshness, e.g. `0.1`; off (`defaultTTL` applies) when `nil`.
+    public var heuristicFraction: Double?
 
     /// Creates repository settings.
     public init(
@@ -41,7 +53,9 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         policy: RepositoryMode = .cacheFirst, minTTL: TimeInterval = 0, maxTTL: TimeInterval = 86_400,
         defaultTTL: TimeInterval = 60, staleWhileRevalidate: TimeInterval = 0, staleIfError: TimeInterval = 0,
         refreshAhead: Double? = nil, fetchDeadline: TimeInterval = 30, warmUp: [String] = [],
-        cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = []
+        cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = [],
+        downstreamCacheControl: String? = nil, upstreamErrors: UpstreamErrorMode = .problem,
+        targetedCacheControl: String = "CDN-Cache-Control", heuristicFraction: Double? = nil
     ) {
         self.route = route
         self.service = service
@@ -58,11 +72,16 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         self.warmUp = warmUp
         self.cacheKey = cacheKey
         self.forwardHeaders = forwardHeaders
+        self.downstreamCacheControl = downstreamCacheControl
+        self.upstreamErrors = upstreamErrors
+        self.targetedCacheControl = targetedCacheControl
+        self.heuristicFraction = heuristicFraction
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case route, service, upstreamPath, methods, policy, minTTL, maxTTL, defaultTTL, staleWhileRevalidate
         case staleIfError, refreshAhead, fetchDeadline, warmUp, cacheKey, forwardHeaders
+        case downstreamCacheControl, upstreamErrors, targetedCacheControl, heuristicFraction
     }
 
     /// Decodes the settings, rejecting unknown keys.
@@ -88,8 +107,23 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
             try container.decodeIfPresent(TimeInterval.self, forKey: .fetchDeadline) ?? defaults.fetchDeadline
         warmUp = try container.decodeIfPresent([String].self, forKey: .warmUp) ?? []
         cacheKey = try container.decodeIfPresent(CacheKeySettings.self, forKey: .cacheKey) ?? defaults.cacheKey
-        forwardHeaders =
-            try container.decodeIfPresent([String].self, forKey: .forwardHeaders) ?? defaults.forwardHeaders
+        if let all = try? container.decodeIfPresent(String.self, forKey: .forwardHeaders) {
+            guard all == "*" else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .forwardHeaders, in: container,
+                    debugDescription: "expected \"*\" or a list of header names")
+            }
+            forwardHeaders = ["*"]
+        } else {
+            forwardHeaders =
+                try container.decodeIfPresent([String].self, forKey: .forwardHeaders) ?? defaults.forwardHeaders
+        }
+        downstreamCacheControl = try container.decodeIfPresent(String.self, forKey: .downstreamCacheControl)
+        upstreamErrors =
+            try container.decodeIfPresent(UpstreamErrorMode.self, forKey: .upstreamErrors) ?? defaults.upstreamErrors
+        targetedCacheControl =
+            try container.decodeIfPresent(String.self, forKey: .targetedCacheControl) ?? defaults.targetedCacheControl
+        heuristicFraction = try container.decodeIfPresent(Double.self, forKey: .heuristicFraction)
     }
 
     /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.

@@ -11,20 +11,23 @@ public struct ServerSettings: Sendable, Equatable, Decodable {
     public var limits: ServerLimits
     /// Timeouts, in seconds.
     public var timeouts: ServerTimeouts
+    /// When `true`, `/health/ready` stays 503 after a warm-up that could not load every key.
+    public var requireWarmUp: Bool
 
     /// Creates server settings.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil,
-        limits: ServerLimits = ServerLimits(), timeouts: ServerTimeouts = ServerTimeouts()
+        limits: ServerLimits = ServerLimits(), timeouts: ServerTimeouts = ServerTimeouts(), requireWarmUp: Bool = false
     ) {
         self.host = host
         self.port = port
         self.adminToken = adminToken
         self.limits = limits
         self.timeouts = timeouts
+        self.requireWarmUp = requireWarmUp
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case host, port, adminToken, limits, timeouts }
+    enum CodingKeys: String, CodingKey, CaseIterable { case host, port, adminToken, limits, timeouts, requireWarmUp }
 
     /// Decodes the settings, rejecting unknown keys.
     public init(from decoder: any Decoder) throws {
@@ -36,5 +39,6 @@ public struct ServerSettings: Sendable, Equatable, Decodable {
         adminToken = try container.decodeIfPresent(String.self, forKey: .adminToken).flatMap { $0.isEmpty ? nil : $0 }
         limits = try container.decodeIfPresent(ServerLimits.self, forKey: .limits) ?? defaults.limits
         timeouts = try container.decodeIfPresent(ServerTimeouts.self, forKey: .timeouts) ?? defaults.timeouts
+        requireWarmUp = try container.decodeIfPresent(Bool.self, forKey: .requireWarmUp) ?? defaults.requireWarmUp
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 
 /// Builds the demo upstream's answers: JSON with `Cache-Control` and an ETag, 304 when the
 /// client's `If-None-Match` matches, and small problem bodies for failures.

@@ -26,6 +26,8 @@ public final class GatewayMetrics: Sendable {
     private let cacheEntries: CallbackMetric
     private let cacheBytes: CallbackMetric
     private let cacheEvictions: CallbackMetric
+    private let diskDegraded: CallbackMetric
+    private let diskWriteFailures: CallbackMetric
     private let openConnections: CallbackMetric
     private let inFlightBodyBytes: CallbackMetric
 
@@ -66,6 +68,13 @@ public final class GatewayMetrics: Sendable {
         cacheEvictions = registry.callback(
             "rds_gateway_cache_evictions_total", help: "Entries evicted to respect the cache bounds.",
             type: .counter, labelNames: ["repository", "level"])
+        diskDegraded = registry.callback(
+            "rds_gateway_disk_degraded",
+            help: "1 while a repository's disk level is degraded (its last write failed) or unavailable, else 0.",
+            type: .gauge, labelNames: ["repository"])
+        diskWriteFailures = registry.callback(
+            "rds_gateway_disk_write_failures_total", help: "Failed writes of a repository's disk level.",
+            type: .counter, labelNames: ["repository"])
         openConnections = registry.callback(
             "rds_gateway_open_connections", help: "Client connections open now.", type: .gauge, labelNames: [])
         inFlightBodyBytes = registry.callback(
@@ -141,8 +150,22 @@ public final class GatewayMetrics: Sendable {
     /// Stops reading the cache and coalescing figures of `repository` (removed or rebuilt by a
     /// configuration reload); its counters keep their values.
     public func forgetRepository(_ repository: String) {
-        for metric in [cacheEntries, cacheBytes, cacheEvictions, coalescedWaiters] {
+        for metric in [cacheEntries, cacheBytes, cacheEvictions, coalescedWaiters, diskDegraded, diskWriteFailures] {
             metric.removeReaders(owner: repository)
+        }
+    }
+
+    /// Reads a repository's disk level health at every rendering.
+    /// - Parameters:
+    ///   - repository: The repository owning the level.
+    ///   - statistics: Returns the level's current statistics, `nil` when it is unavailable; must not block.
+    public func observeDisk(repository: String, statistics: @escaping @Sendable () -> DatastoreStatistics?) {
+        diskDegraded.addReader(owner: repository) {
+            let health = DiskLevelHealth(repository: repository, statistics: statistics())
+            return [MetricReading(labelValues: [repository], value: health.isDegraded ? 1 : 0)]
+        }
+        diskWriteFailures.addReader(owner: repository) {
+            [MetricReading(labelValues: [repository], value: Double(statistics()?.writeFailures ?? 0))]
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 
 /// The client behind `rds-gateway healthcheck`: one `GET /health` to the local gateway, so a
-/// container's `HEALTHCHECK` needs no curl. Blocking POSIX calls under one overall deadline.
+/// container's `HEALTHCHECK` needs no curl. Blocking POSIX calls under one overall deadline and a
+/// bound on the bytes read.
 public struct HealthCheck: Sendable, Hashable {
-    /// The default port when neither `--port` nor `RDS_PORT` names one.
+    /// The port called when the configuration cannot be read and neither `--port` nor `RDS_PORT` names one.
     public static let defaultPort = 8080
 
     /// The address to call, `127.0.0.1` by default.
@@ -23,30 +24,9 @@ public struct HealthCheck: Sendable, Hashable {
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
-    /// Reads `[--port N] [--host H]`; the port defaults to `RDS_PORT`, then ``defaultPort``.
-    /// - Throws: ``HealthCheckError/invalidArguments(_:)`` naming the bad argument.
-    public init(arguments: [String], environment: [String: String]) throws(HealthCheckError) {
-        var host = "127.0.0.1"
-        var portText = environment["RDS_PORT"]
-        var remaining = arguments[...]
-        while let flag = remaining.popFirst() {
-            guard flag == "--port" || flag == "--host" else {
-                throw .invalidArguments(
-                    "unknown argument \(flag) (usage: rds-gateway healthcheck [--port N] [--host H])")
-            }
-            guard let value = remaining.popFirst() else { throw .invalidArguments("\(flag) needs a value") }
-            if flag == "--port" { portText = value } else { host = value }
-        }
-        let port = portText.map { Int($0) } ?? Self.defaultPort
-        guard let port, (1...65535).contains(port) else {
-            throw .invalidArguments("the port must be a number from 1 to 65535, not \(portText ?? "")")
-        }
-        self.init(host: host, port: port)
-    }
-
-    /// Sends the request and returns the response's status code.
+    /// Sends the request and returns the answer: its status and (up to 16 KiB of) its body.
     /// - Throws: ``HealthCheckError`` when no status line arrives in time.
-    public func status() throws(HealthCheckError) -> Int {
+    public func answer() throws(HealthCheckError) -> HealthCheckAnswer {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeoutMilliseconds))
         let socket = try connect(deadline: deadline)
         defer { close(socket) }
@@ -58,27 +38,21 @@ public struct HealthCheck: Sendable, Hashable {
             guard count > 0 else { throw .connectFailed(String(cString: strerror(errno))) }
             sent += count
         }
+        // The answer ends at its Content-Length, where the connection closes, or at the bound.
         var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        while !received.contains(UInt8(ascii: "\n")), received.count < 8192 {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < Self.maxAnswerBytes {
             try wait(socket, for: Int16(POLLIN), deadline: deadline)
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { break }
-            received += buffer[..<count]
+            received += buffer[..<min(count, Self.maxAnswerBytes - received.count)]
+            if HealthCheckAnswer.isComplete(received) { break }
         }
-        return try Self.statusCode(of: received)
+        return try HealthCheckAnswer(parsing: received)
     }
 
-    /// The code in `HTTP/1.x NNN …`.
-    static func statusCode(of bytes: [UInt8]) throws(HealthCheckError) -> Int {
-        let line = String(
-            decoding: bytes.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        let parts = line.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let code = Int(parts[1]) else {
-            throw .malformedResponse
-        }
-        return code
-    }
+    /// The most bytes of an answer read.
+    static let maxAnswerBytes = 16_384
 
     private func connect(deadline: ContinuousClock.Instant) throws(HealthCheckError) -> Int32 {
         var hints = addrinfo()

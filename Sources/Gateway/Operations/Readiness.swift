@@ -6,9 +6,12 @@ import Synchronization
 /// cache folder is unwritable, not while a service's first OAuth2 token request is under way
 /// (`auth: pending`, bounded by that request's timeouts). A failing token endpoint
 /// (`auth: failing`) is reported but does not make the gateway unready: cached values still
-/// answer, and other services are unaffected. Also keeps each upstream's recent status.
+/// answer, and other services are unaffected. Also keeps each upstream's recent status and reads
+/// each repository's disk level for the report (a degraded disk level never makes the gateway
+/// unready: the repository still caches in memory).
 public final class Readiness: Sendable {
     private let cacheDirectory: URL?
+    private let requireWarmUp: Bool
     private let clock: any ClockProvider
     private let state: Mutex<State>
 
@@ -16,15 +19,26 @@ public final class Readiness: Sendable {
         var warmUpsRunning = 0
         var upstreams: [String: UpstreamHealth]
         var auth: [String: @Sendable () -> AuthStatus] = [:]
+        var diskLevels: [String: @Sendable () -> DatastoreStatistics?] = [:]
+        /// The keys the last warm-up could not load, at most ``Readiness/maxWarmUpFailures``.
+        var warmUpFailures: [WarmUpFailure] = []
     }
+
+    /// The most warm-up failures kept for the report.
+    public static let maxWarmUpFailures = 100
 
     /// Creates the model.
     /// - Parameters:
     ///   - cacheDirectory: The disk cache folder, probed on every report; `nil` when there is no disk cache.
     ///   - services: The upstream services to list, by name.
+    ///   - requireWarmUp: When `true`, a warm-up that could not load some keys leaves the gateway
+    ///     unready until the next warm-up succeeds (`server.requireWarmUp`).
     ///   - clock: Stamps upstream outcomes.
-    public init(cacheDirectory: URL?, services: [String], clock: any ClockProvider = SystemClock()) {
+    public init(
+        cacheDirectory: URL?, services: [String], requireWarmUp: Bool = false, clock: any ClockProvider = SystemClock()
+    ) {
         self.cacheDirectory = cacheDirectory
+        self.requireWarmUp = requireWarmUp
         self.clock = clock
         let upstreams = Dictionary(services.map { ($0, UpstreamHealth(service: $0)) }) { first, _ in first }
         state = Mutex(State(upstreams: upstreams))
@@ -44,9 +58,21 @@ public final class Readiness: Sendable {
         state.withLock { $0.auth = statuses }
     }
 
-    /// Marks a warm-up as running; the gateway is not ready until each has finished.
+    /// Marks a warm-up as running; the gateway is not ready until each has finished. The first of
+    /// a new round forgets the failures of the previous one.
     public func warmUpStarted() {
-        state.withLock { $0.warmUpsRunning += 1 }
+        state.withLock { state in
+            if state.warmUpsRunning == 0 { state.warmUpFailures = [] }
+            state.warmUpsRunning += 1
+        }
+    }
+
+    /// Records a key warm-up could not load: the report then says `failed` and lists it. It makes
+    /// the gateway unready only when warm-up is required (else a request loads the key on demand).
+    public func warmUpFailed(_ failure: WarmUpFailure) {
+        state.withLock { state in
+            if state.warmUpFailures.count < Self.maxWarmUpFailures { state.warmUpFailures.append(failure) }
+        }
     }
 
     /// Marks a warm-up as finished.
@@ -69,10 +95,35 @@ public final class Readiness: Sendable {
         }
     }
 
-    /// Probes the disk cache (outside any lock) and reports.
+    /// Reads a repository's disk level at every report, instead of any reader given before for it.
+    /// - Parameters:
+    ///   - repository: The repository owning the level.
+    ///   - statistics: Returns the level's current statistics, `nil` when it is unavailable; must not block.
+    public func observeDisk(repository: String, statistics: @escaping @Sendable () -> DatastoreStatistics?) {
+        state.withLock { $0.diskLevels[repository] = statistics }
+    }
+
+    /// Stops reading the disk level of `repository` (removed by a configuration reload).
+    public func forgetDisk(repository: String) {
+        state.withLock { _ = $0.diskLevels.removeValue(forKey: repository) }
+    }
+
+    /// Probes the disk cache and reads the disk levels (outside any lock) and reports.
     public func report() -> ReadinessReport {
-        let (warmingUp, recorded, auth) = state.withLock { ($0.warmUpsRunning > 0, $0.upstreams, $0.auth) }
+        let (warmingUp, recorded, observed, failures, auth) = state.withLock {
+            ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels, $0.warmUpFailures, $0.auth)
+        }
         let diskError = cacheDirectory.flatMap(Self.probeWritable)
+        let diskLevels = observed.sorted { $0.key < $1.key }.map {
+            DiskLevelHealth(repository: $0.key, statistics: $0.value())
+        }
+        let diskCache =
+            switch (cacheDirectory, diskError) {
+            case (nil, _): "none"
+            case (_, .some): "unwritable"
+            case _ where diskLevels.contains(where: \.isDegraded): "degraded"
+            default: "writable"
+            }
         var upstreams = recorded
         for (service, read) in auth where upstreams[service] != nil {
             let status = read()
@@ -81,10 +132,12 @@ public final class Readiness: Sendable {
         }
         let authPending = upstreams.values.contains { $0.auth == AuthStatus.State.pending.rawValue }
         return ReadinessReport(
-            ready: !warmingUp && diskError == nil && !authPending,
-            warmUp: warmingUp ? "running" : "done",
-            diskCache: cacheDirectory == nil ? "none" : (diskError == nil ? "writable" : "unwritable"),
+            ready: !warmingUp && diskError == nil && !(requireWarmUp && !failures.isEmpty) && !authPending,
+            warmUp: warmingUp ? "running" : (failures.isEmpty ? "done" : "failed"),
+            warmUpFailures: failures.isEmpty ? nil : failures,
+            diskCache: diskCache,
             diskCacheError: diskError,
+            diskLevels: diskLevels,
             upstreams: upstreams.values.sorted { $0.service < $1.service })
     }
 

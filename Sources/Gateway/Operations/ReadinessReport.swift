@@ -4,12 +4,17 @@ import Foundation
 public struct ReadinessReport: Sendable, Hashable, Encodable {
     /// `true` when warm-up is over, the disk cache is writable and no first token request is pending.
     public var ready: Bool
-    /// `running` while warm-up loads its keys, then `done`.
+    /// `running` while warm-up loads its keys, then `done`, or `failed` when some could not be loaded.
     public var warmUp: String
-    /// `writable`, `unwritable` or `none` (no disk cache configured).
+    /// The keys warm-up could not load, with their error codes (the first 100); `nil` when none.
+    public var warmUpFailures: [WarmUpFailure]? = nil
+    /// `writable`, `unwritable` (the folder), `degraded` (the folder is writable but a repository's
+    /// disk level is degraded or unavailable; the gateway stays ready) or `none` (no disk cache).
     public var diskCache: String
     /// Why the disk cache is unwritable, when it is.
     public var diskCacheError: String?
+    /// Each repository's disk level, by repository name; empty without a disk cache.
+    public var diskLevels: [DiskLevelHealth]
     /// Every upstream service's recent status, by name.
     public var upstreams: [UpstreamHealth]
 

@@ -23,6 +23,8 @@ public enum GatewayErrorKind: String, Sendable {
     case repositoryNotFound = "repository_not_found"
     /// A configuration reload was refused: the file is invalid, or reloading is not set up (422).
     case reloadFailed = "reload_failed"
+    /// The client said `only-if-cached` and nothing usable is stored (504, RFC 9111 §5.2.1.7).
+    case notCached = "not_cached"
 
     /// The HTTP status answered for this kind.
     public var status: Int {
@@ -33,6 +35,7 @@ public enum GatewayErrorKind: String, Sendable {
         case .unauthorized: 401
         case .forbidden, .demoForbidden: 403
         case .reloadFailed: 422
+        case .notCached: 504
         }
     }
 }

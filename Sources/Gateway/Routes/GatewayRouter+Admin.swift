@@ -42,22 +42,43 @@ extension GatewayRouter {
             guard let key else { return refuse(.badRequest, "state needs ?path=", path: path) }
             var object = ResourceStateJSON.object(repository.state(of: key))
             object["key"] = key.description
+            let variants = route.variants.variants(of: key).filter { $0 != key }
+            if !variants.isEmpty {
+                object["variants"] = Self.sortedForDisplay(variants).map { variant in
+                    var entry = ResourceStateJSON.object(repository.state(of: variant))
+                    entry["key"] = variant.description
+                    entry["fields"] = Self.displayedFields(of: variant)
+                    return entry
+                }
+            }
             return JSONResponse.make(object)
         case ("refresh", .post):
             guard let key else { return refuse(.badRequest, "refresh needs ?path=", path: path) }
+            let variants = route.variants.variants(of: key).filter { $0 != key }
             if query["wait"] == "false" {
-                repository.refreshInBackground(key)
-                return JSONResponse.make(["status": "accepted", "key": key.description], status: 202)
+                for target in [key] + variants { repository.refreshInBackground(target) }
+                return JSONResponse.make(
+                    ["status": "accepted", "key": key.description, "variants": variants.count], status: 202)
             }
+            async let others: Void = Self.refreshAll(variants, in: repository)
+            let answer: RepositoryAnswer<Representation>
             do {
-                let answer = try await repository.refresh(key)
-                return RepositoryResponse.make(answer, request: request, now: container.clock.now)
+                answer = try await repository.refresh(key)
             } catch {
+                await others
                 return ProblemResponse.make(error, path: path, repository: name)
             }
+            await others
+            var response = RepositoryResponse.make(answer, request: request, now: container.clock.now)
+            response.headers.add(name: "X-Refreshed-Variants", value: String(variants.count))
+            return response
         case ("cache", .delete):
             do {
-                if let key { try await repository.purge(key) } else { try await repository.purgeAll() }
+                if let key {
+                    for variant in [key] + route.variants.variants(of: key) { try await repository.purge(variant) }
+                } else {
+                    try await repository.purgeAll()
+                }
                 return JSONResponse.make(["repository": name, "purged": key?.description ?? "all"])
             } catch {
                 return ProblemResponse.make(error, path: path, repository: name)
@@ -81,9 +102,12 @@ extension GatewayRouter {
             "refreshAhead": settings.refreshAhead ?? NSNull(), "warmUp": settings.warmUp,
         ]
         if let memory = container.memoryStatistics(named: route.name) { object["memory"] = Self.json(memory) }
-        var disk: [String: Any] = [
-            "status": container.configuration.cache.disk == nil ? "off" : (container.diskProblems[route.name] ?? "ok")
-        ]
+        var disk: [String: Any] = ["status": "off"]
+        if let health = container.diskHealth(named: route.name) {
+            disk = ["status": health.status.rawValue, "writeFailures": health.writeFailures]
+            disk["error"] = health.lastError ?? container.diskProblems[route.name]
+            disk["lastFailure"] = health.lastFailure?.formatted(.iso8601)
+        }
         if let statistics = container.diskStatistics(named: route.name) {
             disk.merge(Self.json(statistics)) { $1 }
         }

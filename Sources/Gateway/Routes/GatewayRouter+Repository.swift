@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 extension GatewayRouter {
@@ -20,23 +21,70 @@ extension GatewayRouter {
         case .get where Self.wantsEvents(request):
             return events(of: key, in: repository)
         case .get, .head:
-            let revalidate = Self.wantsRevalidation(request)
-            do {
-                let answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
-                return RepositoryResponse.make(
-                    answer, request: request, now: container.clock.now, forwardedOnRequest: revalidate)
-            } catch {
-                return ProblemResponse.make(error, path: path, repository: route.name)
-            }
+            return await read(request, key: key, in: repository, route: route)
         default:
-            return await write(request, key: key, in: repository)
+            return await write(request, key: key, in: repository, route: route)
         }
     }
 
+    /// A `GET` or `HEAD`, following the client's cache directives (RFC 9111 §5.2.1): a stored
+    /// response they accept is served as it is; `no-cache`, `max-age` and `min-fresh` force a
+    /// revalidation; `only-if-cached` gives 504 when nothing usable is stored; `no-store` fetches
+    /// without storing.
+    private func read(
+        _ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>,
+        route: RepositoryRoute
+    ) async -> HTTPResponse {
+        let directives = RequestDirectives(request.headers)
+        let now = container.clock.now
+        let downstream = route.settings.downstreamCacheControl
+        var verdict = RequestDirectives.Verdict.cachePolicy
+        if !directives.isEmpty, let stored = try? await repository.store.datastore.get(key) {
+            verdict = directives.verdict(
+                age: stored.age(at: now), timeToLive: stored.timeToLive(at: now), mustRevalidate: stored.mustRevalidate)
+            if verdict == .useStored, route.variants.rekeyed(key, for: stored.value.headers) == nil {
+                let answer = RepositoryAnswer(
+                    value: stored.value, entry: stored, cacheStatus: stored.isFresh(at: now) ? .hit : .stale)
+                return RepositoryResponse.make(
+                    answer, request: request, now: now, downstreamCacheControl: downstream,
+                    heuristic: route.settings.isHeuristic(stored.value))
+            }
+        }
+        if directives.onlyIfCached {
+            let refusal = GatewayError(.notCached, "Nothing usable is stored for \(request.path) (only-if-cached)")
+            return ProblemResponse.make(refusal, path: request.path, repository: route.name)
+        }
+        do {
+            if directives.noStore, case .fetched(let fetched) = try await repository.service.get(key, ifChangedFrom: nil) {
+                return RepositoryResponse.uncached(fetched.value, forward: "fwd=request", stored: false)
+            }
+            let revalidate = verdict == .revalidate || directives.noCache
+            var answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
+            if let variant = route.variants.rekeyed(key, for: answer.value.headers) {
+                answer = try await repository.get(variant, intent: revalidate ? .revalidate : .cached)
+            }
+            return RepositoryResponse.make(
+                answer, request: request, now: container.clock.now, forwardedOnRequest: revalidate,
+                downstreamCacheControl: downstream, heuristic: route.settings.isHeuristic(answer.value))
+        } catch {
+            return failure(error, path: request.path, route: route, forward: "fwd=miss")
+        }
+    }
+
+    /// The answer when the repository failed: the upstream's own 5xx answer when the repository
+    /// says `upstreamErrors: "passthrough"` (and one was received), else Problem Details.
+    private func failure(_ error: any Error, path: Substring, route: RepositoryRoute, forward: String) -> HTTPResponse {
+        if route.settings.upstreamErrors == .passthrough, let reply = UpstreamReply.find(in: error) {
+            return RepositoryResponse.uncached(reply.representation, forward: forward, stored: false)
+        }
+        return ProblemResponse.make(error, path: path, repository: route.name)
+    }
+
     /// Forwards `PUT`/`PATCH`/`POST`/`DELETE`; the repository updates the cache and its subscribers.
-    private func write(_ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>)
-        async -> HTTPResponse
-    {
+    private func write(
+        _ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>,
+        route: RepositoryRoute
+    ) async -> HTTPResponse {
         do {
             let result: WriteResult<Representation>
             if request.method == .delete {
@@ -47,14 +95,15 @@ extension GatewayRouter {
                 result = try await repository.save(value, for: key)
             }
             guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
-            var headers = reply.headers
-            headers["X-Cache"] = "BYPASS"
-            headers["Cache-Status"] =
-                "\(RepositoryResponse.cacheName); fwd=request; fwd-status=\(reply.status)"
-                + (result.stored != nil ? "; stored" : "")
-            return HTTPResponse(status: reply.status, headers: headers, bytes: reply.body)
+            // RFC 9111 §4.4: the same-origin `Location`/`Content-Location` targets, and every known
+            // variant of them and of the written resource, besides the entry the write itself updated.
+            let named = (repository.service as? HTTPService)?.invalidated(by: reply, writing: key) ?? []
+            for target in named + ([key] + named).flatMap(route.variants.variants(of:)) where target != key {
+                try? await repository.purge(target)
+            }
+            return RepositoryResponse.uncached(reply, forward: "fwd=request", stored: result.stored != nil)
         } catch {
-            return ProblemResponse.make(error, path: request.path, repository: repository.name)
+            return failure(error, path: request.path, route: route, forward: "fwd=request")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 /// The gateway's HTTP handler: liveness, admin, the embedded demo's knobs, and every repository
@@ -38,12 +39,23 @@ public struct GatewayRouter: HTTPHandler {
         let path = request.path
         if path == "/health" { return Self.health }
         guard !Self.hasFragment(request) else { return nil }
-        guard !Self.wantsEvents(request), !Self.wantsRevalidation(request),
-            let (route, captures) = match(path), let repository = container.makeRepository(named: route.name)
+        guard !Self.wantsEvents(request), let (route, captures) = match(path),
+            let repository = container.makeRepository(named: route.name)
         else { return nil }
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
-        guard let answer = repository.cachedAnswer(for: key) else { return nil }
-        return RepositoryResponse.make(answer, request: request, now: container.clock.now)
+        guard let answer = repository.cachedAnswer(for: key),
+            route.variants.rekeyed(key, for: answer.value.headers) == nil
+        else { return nil }
+        if request.headers.contains("Cache-Control") || request.headers.contains("Pragma"), let entry = answer.entry {
+            let now = container.clock.now
+            let verdict = RequestDirectives(request.headers).verdict(
+                age: entry.age(at: now), timeToLive: entry.timeToLive(at: now), mustRevalidate: entry.mustRevalidate)
+            guard verdict == .useStored else { return nil }
+        }
+        return RepositoryResponse.make(
+            answer, request: request, now: container.clock.now,
+            downstreamCacheControl: route.settings.downstreamCacheControl,
+            heuristic: route.settings.isHeuristic(answer.value))
     }
 
     /// Answers any request. Problem bodies show their whole error chain only to callers that pass
@@ -118,7 +130,8 @@ public struct GatewayRouter: HTTPHandler {
 
     private static let health = HTTPResponse(
         status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-        bytes: Array(#"{"status":"ok"}"#.utf8))
+        bytes: Array(
+            #"{"status":"ok","service":"\#(GatewayVersion.name)","version":"\#(GatewayVersion.current)"}"#.utf8))
 
     /// `true` when the target holds `#`: a fragment is never sent (RFC 9110 §7.1), and passed on it
     /// would cut the upstream path or query short.
@@ -129,13 +142,5 @@ public struct GatewayRouter: HTTPHandler {
     /// `true` when the client asks for Server-Sent Events (`Accept: text/event-stream`).
     static func wantsEvents(_ request: HTTPRequest) -> Bool {
         request.headers["Accept"]?.contains("text/event-stream") ?? false
-    }
-
-    /// `true` when the client asks for revalidation: `Cache-Control: no-cache` or `max-age=0`, or `Pragma: no-cache`.
-    static func wantsRevalidation(_ request: HTTPRequest) -> Bool {
-        if request.headers["Pragma"]?.contains("no-cache") == true { return true }
-        guard request.headers.contains("Cache-Control") else { return false }
-        let control = CacheControl(headers: request.headers)
-        return control.contains("no-cache") || control.deltaSeconds("max-age") == 0
     }
 }

@@ -1,44 +1,88 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
-/// Turns a ``RepositoryAnswer`` into what the client sees: the upstream's status, body and content
-/// headers, plus `Cache-Status` (RFC 9211), `X-Cache`, `Age`, a `Cache-Control` that counts down
-/// the gateway's own lifetime, and the stale-because-failed headers; 304 when the client's
-/// conditional headers match.
+/// Turns a ``RepositoryAnswer`` into what the client sees: the upstream's status, body and every
+/// stored end-to-end field (its own `Cache-Control`, `Expires` and `Date` included), plus `Age`
+/// (RFC 9111 §4.2.3), `Cache-Status` (RFC 9211), `X-Cache` and the stale-because-failed headers;
+/// 304 when the client's conditional headers match. `Set-Cookie` is never replayed from cache.
 enum RepositoryResponse {
     /// The `Cache-Status` cache name.
     static let cacheName = "rds-gateway"
 
     /// The response for `answer` to `request` at `now`; `forwardedOnRequest` is `true` when the
-    /// client asked for revalidation (`no-cache`).
+    /// client asked for revalidation (`no-cache`); `downstreamCacheControl`, when set, replaces
+    /// the upstream's `Cache-Control`; `heuristic` adds `detail=heuristic` to `Cache-Status`.
     static func make(
-        _ answer: RepositoryAnswer<Representation>, request: HTTPRequest, now: Date, forwardedOnRequest: Bool = false
+        _ answer: RepositoryAnswer<Representation>, request: HTTPRequest, now: Date, forwardedOnRequest: Bool = false,
+        downstreamCacheControl: String? = nil, heuristic: Bool = false
     ) -> HTTPResponse {
         let representation = answer.value
         var headers = representation.headers
         if let entry = answer.entry {
-            let lifetime = entry.expiresAt.timeIntervalSince(entry.storedAt) + entry.initialAge
-            headers["Cache-Control"] =
-                "max-age=\(max(0, Int(lifetime)))" + (entry.mustRevalidate ? ", must-revalidate" : "")
-            headers["Expires"] = nil
+            headers.remove("Set-Cookie")
             headers["Age"] = String(max(0, Int(entry.age(at: now))))
         }
+        if let downstreamCacheControl { headers["Cache-Control"] = downstreamCacheControl }
         headers["X-Cache"] = answer.error == nil ? xCache(answer.cacheStatus) : "STALE"
-        headers["Cache-Status"] = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
+        let status = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
+        headers["Cache-Status"] = heuristic && answer.error == nil ? status + "; detail=heuristic" : status
         if let error = answer.error {
             headers["X-Resource-State"] = "failed"
             headers["X-Resource-Error"] = ProblemResponse.resourceErrorCode(error)
         }
-        if representation.status == 200,
-            ConditionalRequest.isNotModified(
-                request.headers, etag: representation.headers["ETag"],
-                lastModified: representation.headers["Last-Modified"])
-        {
+        return conditional(representation, headers: headers, request: request)
+    }
+
+    /// The answer after the client's preconditions (RFC 9110 §13.2.2, for a 2xx only) and a
+    /// single byte range (RFC 9110 §14, for a 200 to GET only): 304, 412, 206, 416 or the whole.
+    private static func conditional(_ representation: Representation, headers: HTTPHeaders, request: HTTPRequest)
+        -> HTTPResponse
+    {
+        var headers = headers
+        let status = representation.status
+        guard (200..<300).contains(status) else {
+            return HTTPResponse(status: status, headers: headers, bytes: representation.body)
+        }
+        let etag = representation.headers["ETag"]
+        let lastModified = representation.headers["Last-Modified"]
+        switch ConditionalRequest.evaluate(request.headers, etag: etag, lastModified: lastModified) {
+        case .notModified:
             headers.remove("Content-Type")
             return HTTPResponse(status: 304, headers: headers)
+        case .preconditionFailed:
+            headers.remove("Content-Type")
+            return HTTPResponse(status: 412, headers: headers)
+        case .proceed:
+            break
         }
-        return HTTPResponse(status: representation.status, headers: headers, bytes: representation.body)
+        guard status == 200, request.method == .get, request.headers.contains("Range") else {
+            return HTTPResponse(status: status, headers: headers, bytes: representation.body)
+        }
+        let length = representation.body.count
+        switch ByteRange.evaluate(request.headers, length: length, etag: etag, lastModified: lastModified) {
+        case .full:
+            return HTTPResponse(status: status, headers: headers, bytes: representation.body)
+        case .partial(let lower, let upper):
+            headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
+            return HTTPResponse(status: 206, headers: headers, bytes: Array(representation.body[lower...upper]))
+        case .unsatisfiable:
+            headers["Content-Range"] = "bytes */\(length)"
+            headers.remove("Content-Type")
+            return HTTPResponse(status: 416, headers: headers)
+        }
+    }
+
+    /// An answer the upstream sent that is not served from cache (a write's reply, a passed-through
+    /// 5xx): its status, fields (`Set-Cookie` included) and body, with `X-Cache` and `Cache-Status`
+    /// `<forward>; fwd-status=<status>` (`; stored` when the cache kept it).
+    static func uncached(_ reply: Representation, forward: String, stored: Bool) -> HTTPResponse {
+        var headers = reply.headers
+        headers["X-Cache"] = forward == "fwd=request" ? "BYPASS" : "MISS"
+        headers["Cache-Status"] =
+            "\(cacheName); \(forward); fwd-status=\(reply.status)" + (stored ? "; stored" : "")
+        return HTTPResponse(status: reply.status, headers: headers, bytes: reply.body)
     }
 
     /// The `X-Cache` value of `status`: its name in capitals, e.g. `HIT`.

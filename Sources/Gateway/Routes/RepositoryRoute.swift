@@ -13,6 +13,8 @@ public struct RepositoryRoute: Sendable {
     public let upstream: UpstreamPathTemplate
     /// Which query parameters and headers make up the key (and are forwarded).
     public let keyRules: CacheKeyRules
+    /// The secondary keys of a `forwardHeaders: "*"` repository: the unkeyed fields its answers vary on.
+    public let variants = VaryRegistry()
 
     /// Builds the route of a validated repository.
     /// - Throws: ``RouteTemplateError`` when a template does not parse (validation prevents it).
@@ -31,17 +33,20 @@ public struct RepositoryRoute: Sendable {
 
     /// The key for a request whose path matched with `captures`: the upstream path from the
     /// template (its own query, if any, joined with the client's admitted parameters), the
-    /// admitted query and the forwarded headers.
+    /// admitted query and the forwarded headers, plus the passed fields its resource is known to
+    /// vary on (``variants``).
     public func key(captures: [String: String], query: Substring?, headers: HTTPHeaders) -> ResourceKey {
         let expanded = upstream.expand(captures)
         guard let mark = expanded.firstIndex(of: "?") else {
-            return keyRules.key(repository: name, path: expanded, query: query, requestHeaders: headers)
+            return variants.keyed(keyRules.key(repository: name, path: expanded, query: query, requestHeaders: headers))
         }
         let ownQuery = expanded[expanded.index(after: mark)...]
         let admitted = keyRules.key(repository: name, path: "/", query: query, requestHeaders: headers)
         let combined = [String(ownQuery), admitted.query].filter { !$0.isEmpty }.joined(separator: "&")
-        return ResourceKey(
-            repository: name, path: String(expanded[..<mark]), query: combined[...], headers: admitted.headers)
+        return variants.keyed(
+            ResourceKey(
+                repository: name, path: String(expanded[..<mark]), query: combined[...], headers: admitted.headers,
+                passedHeaders: admitted.passedHeaders))
     }
 
     /// The key for a path (with its query, if any) such as a warm-up entry or an admin `?path=`;

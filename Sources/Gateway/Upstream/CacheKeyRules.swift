@@ -25,6 +25,7 @@ public struct CacheKeyRules: Sendable, Hashable {
         let rule = queryParameters
         let kept = ResourceKey.normalizedQuery(query ?? "", admitting: rule.admits)
         return ResourceKey(
-            repository: repository, path: path, query: Substring(kept), headers: headers.select(from: requestHeaders))
+            repository: repository, path: path, query: Substring(kept), headers: headers.select(from: requestHeaders),
+            passedHeaders: headers.passed(from: requestHeaders))
     }
 }

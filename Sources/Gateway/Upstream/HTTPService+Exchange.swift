@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 extension HTTPService {
@@ -23,7 +24,7 @@ extension HTTPService {
             sent = try await currentCredentials(key: key)
             exchange = try await send(call, credentials: sent)
         }
-        try check(status: exchange.representation.status, key: key)
+        try check(exchange, key: key)
         return exchange
     }
 
@@ -41,7 +42,9 @@ extension HTTPService {
     private func send(_ call: Call, credentials: [Credential]) async throws -> UpstreamExchange {
         let key = call.key
         let path = Self.joinedPath(base: call.base.percentEncodedPath, key.path)
-        let forwarded = key.sortedHeaders.filter { forwardedHeaders.admits($0.name) }
+        let forwarded =
+            key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
+            + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         let request = HTTPRequest(
             method: call.method,
             target: target(path: path, key: key, baseQuery: call.base.percentEncodedQuery, credentials: credentials),
@@ -61,9 +64,14 @@ extension HTTPService {
             throw failure(.badResponse, "failed unexpectedly", key: key, inner: error)
         }
         let bytes = try await Self.collect(response.body)
+        if !key.passedHeaders.isEmpty {
+            variants?.learn(VaryField(response.headers).names.intersection(key.passedHeaders.keys), for: key)
+        }
+        var passedOn = response.headers
+        passedOn.remove(policy.targetedField)  // RFC 9213: for this cache only, not passed on
         return UpstreamExchange(
-            clientHeaders: HTTPHeaders(forwarded), path: path,
-            representation: Representation(status: response.status, headers: response.headers, body: bytes),
+            clientHeaders: HTTPHeaders(forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys), path: path,
+            representation: Representation(status: response.status, headers: passedOn, body: bytes),
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
     }
 
@@ -100,15 +108,15 @@ extension HTTPService {
         return headers
     }
 
-    /// Throws the ``ServiceError`` for an error status; 1xx, 2xx and 3xx pass.
-    private func check(status: Int, key: ResourceKey) throws {
-        switch status {
-        case 100..<400: return
-        case 404: throw failure(.notFound, "has no such resource", key: key, status: status)
-        case 400..<500: throw failure(.rejected, "rejected the request", key: key, status: status)
-        case 500..<600: throw failure(.badResponse, "failed", key: key, status: status)
-        default: throw failure(.badResponse, "answered an invalid status", key: key, status: status)
-        }
+    /// Any answer the upstream actually sent with a status below 500 is an answer (4xx included);
+    /// a 5xx or invalid status throws a ``ServiceError`` (`badResponse`) whose innermost link is
+    /// the ``UpstreamReply``.
+    private func check(_ exchange: UpstreamExchange, key: ResourceKey) throws {
+        let status = exchange.representation.status
+        guard !(100..<500).contains(status) else { return }
+        throw failure(
+            .badResponse, status < 600 ? "failed" : "answered an invalid status", key: key, status: status,
+            inner: UpstreamReply(exchange.representation))
     }
 
     /// The whole body, gathering a stream if the transport returned one.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 /// A ``Service`` over HTTP: maps a ``ResourceKey`` to an upstream request, sends it through a
@@ -8,7 +9,8 @@ import RDS
 /// - Reads: `GET` base URL + key path + key query (+ a credential that goes in the query), with
 ///   the default headers, the key's forwarded headers (those the allow-list admits), the
 ///   credentials' headers and, when revalidating, `If-None-Match` / `If-Modified-Since`. A 304
-///   answers `.notModified`.
+///   answers `.notModified`, renewing the stored representation with the 304's header fields
+///   (RFC 9111 §4.3.4).
 /// - Credentials come from the injected ``CredentialProvider``s on every call. A 401 answered to
 ///   a call that carried credentials is reported to them; when one says a new credential may
 ///   help, the call (a write too: the upstream refused it before acting) is sent once more with
@@ -18,10 +20,11 @@ import RDS
 ///   answer; it is also what the cache keeps when the upstream answered 200 or 201 with a body that
 ///   may be stored (for `POST` only when its `Content-Location` is the key's own path); otherwise
 ///   the key is dropped, since an unsafe method invalidates what was stored (RFC 9111 §4.4).
-/// - Errors are ``ServiceError``: 404 `notFound`, other 4xx `rejected` (`details["status"]`),
-///   5xx and malformed answers `badResponse`, refused or unreachable `unavailable`, timeouts
-///   `timeout`, no credential `authFailed`; transport failures are wrapped as `inner`. No
-///   credential ever appears in them.
+/// - Any answer the upstream sent with a status below 500 is an answer, 4xx included (a 404 or
+///   410 is cacheable by default, RFC 9111 §4.2.2).
+/// - Errors are ``ServiceError``: 5xx and malformed answers `badResponse` (a 5xx wraps the
+///   ``UpstreamReply``), refused or unreachable `unavailable`, timeouts `timeout`, no credential
+///   `authFailed`; transport failures are wrapped as `inner`. No credential ever appears in them.
 /// - Cancelling the calling task (the client went away) abandons the call with `CancellationError`.
 public struct HTTPService: Service {
     /// The service's name, used in error details.
@@ -42,6 +45,8 @@ public struct HTTPService: Service {
     public let clock: any ClockProvider
     /// Decides storability and lifetime.
     public let policy: FreshnessPolicy
+    /// Learns which unkeyed forwarded fields (`forwardHeaders: "*"`) answers vary on, if any.
+    public let variants: VaryRegistry?
 
     /// Creates a service whose base URL comes from `host`.
     /// - Parameters:
@@ -53,11 +58,14 @@ public struct HTTPService: Service {
     ///   - forwardedHeaders: Which of a key's headers are forwarded.
     ///   - transport: Carries the calls.
     ///   - clock: Reads the request and response times.
+    ///   - policy: Decides storability and lifetime (its targeted field is removed from answers).
+    ///   - variants: Learns the unkeyed fields answers vary on (the route's registry), if any.
     public init(
         name: String, host: any HostProvider, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], credentials: [any CredentialProvider] = [],
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
-        clock: any ClockProvider = SystemClock()
+        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy(),
+        variants: VaryRegistry? = nil
     ) {
         self.name = name
         self.host = host
@@ -67,20 +75,23 @@ public struct HTTPService: Service {
         self.forwardedHeaders = forwardedHeaders
         self.transport = transport
         self.clock = clock
-        self.policy = FreshnessPolicy()
+        self.policy = policy
+        self.variants = variants
     }
 
     /// Creates a service for a fixed `baseURL`; the other parameters are those of
-    /// ``init(name:host:timeouts:defaultHeaders:credentials:forwardedHeaders:transport:clock:)``.
+    /// ``init(name:host:timeouts:defaultHeaders:credentials:forwardedHeaders:transport:clock:policy:variants:)``.
     public init(
         name: String, baseURL: URL, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], credentials: [any CredentialProvider] = [],
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
-        clock: any ClockProvider = SystemClock()
+        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy(),
+        variants: VaryRegistry? = nil
     ) {
         self.init(
             name: name, host: FixedHostProvider(baseURL: baseURL), timeouts: timeouts, defaultHeaders: defaultHeaders,
-            credentials: credentials, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock)
+            credentials: credentials, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock,
+            policy: policy, variants: variants)
     }
 
     /// Fetches the resource, conditionally when `validators` are given.
@@ -97,8 +108,10 @@ public struct HTTPService: Service {
             guard !conditions.fields.isEmpty else {
                 throw failure(.badResponse, "answered 304 to an unconditional request", key: key, status: 304)
             }
-            let freshness = exchange.freshness(policy, status: 200)
-            return .notModified(freshness, response.validators)
+            let policy = policy
+            return .notModified(exchange.freshness(policy, status: 200), response.validators) { stored in
+                exchange.renewing(stored, policy: policy)
+            }
         }
         let freshness = exchange.freshness(policy)
         return .fetched(Fetched(value: response, freshness: freshness, validators: response.validators))
@@ -119,6 +132,23 @@ public struct HTTPService: Service {
     public func delete(_ key: ResourceKey) async throws -> WriteResult<Representation> {
         let exchange = try await perform(.delete, key: key, extraHeaders: [:])
         return WriteResult(reply: exchange.representation, stored: nil)
+    }
+
+    /// The other keys a write's `reply` invalidates (RFC 9111 §4.4): its same-origin `Location` and
+    /// `Content-Location` under this service's base URL, as keys without forwarded headers.
+    public func invalidated(by reply: Representation, writing key: ResourceKey) -> [ResourceKey] {
+        let base = host.baseURL
+        let basePath = base.path.hasSuffix("/") ? String(base.path.dropLast()) : base.path
+        guard let requestURL = URL(string: Self.joinedPath(base: base.absoluteString, key.path)) else { return [] }
+        return InvalidationTargets.uris(in: reply.headers, status: reply.status, requestURL: requestURL)
+            .compactMap { uri -> ResourceKey? in
+                guard let components = URLComponents(url: uri, resolvingAgainstBaseURL: true),
+                    components.percentEncodedPath.hasPrefix(basePath)
+                else { return nil }
+                let path = String(components.percentEncodedPath.dropFirst(basePath.count))
+                let target = ResourceKey(repository: key.repository, path: path, query: components.percentEncodedQuery?[...])
+                return target.path == key.path && target.query == key.query ? nil : target
+            }
     }
 
     /// What the cache keeps after a successful write: see the type's documentation.

@@ -18,6 +18,9 @@ public struct HeaderAllowList: Sendable, Hashable {
 
     /// The admitted names, lower-cased, after removing what is never forwarded.
     public let names: Set<String>
+    /// `true` when the list holds `*`: every other forwardable field except credentials is passed
+    /// upstream too, without keying the cache (see ``passed(from:)``).
+    public let forwardsAll: Bool
 
     /// Creates an allow-list of `names` (any case).
     /// - Parameters:
@@ -26,8 +29,9 @@ public struct HeaderAllowList: Sendable, Hashable {
     public init(_ names: [String] = [], allowingCredentials: Bool = false) {
         self.names = Set(
             names.map { $0.lowercased() }.filter {
-                Self.isForwardable($0) && (allowingCredentials || !Self.credentials.contains($0))
+                $0 != "*" && Self.isForwardable($0) && (allowingCredentials || !Self.credentials.contains($0))
             })
+        self.forwardsAll = names.contains("*")
     }
 
     /// `true` when a field named `name` (any case) is forwarded.
@@ -37,16 +41,37 @@ public struct HeaderAllowList: Sendable, Hashable {
     /// fields the request's own `Connection` header names are left out.
     public func select(from headers: HTTPHeaders) -> [String: String] {
         guard !names.isEmpty else { return [:] }
+        return Self.collect(headers) { names.contains($0) }
+    }
+
+    /// With ``forwardsAll``: the forwardable fields of `headers` that are neither admitted by name
+    /// nor credentials nor named by the request's `Connection` (lower-cased names, repeated fields
+    /// joined with `, `); empty otherwise. They go upstream but do not key the cache.
+    public func passed(from headers: HTTPHeaders) -> [String: String] {
+        guard forwardsAll else { return [:] }
+        return Self.collect(headers, where: passes)
+    }
+
+    /// `true` when a field named `name` (lower-cased) goes upstream unkeyed under ``forwardsAll``:
+    /// not admitted by name, not a credential, forwardable.
+    public func passes(_ lowercasedName: String) -> Bool {
+        forwardsAll && !names.contains(lowercasedName) && !Self.credentials.contains(lowercasedName)
+            && Self.isForwardable(lowercasedName)
+    }
+
+    /// The fields of `headers` whose lower-cased name `admits` accepts and the request's
+    /// `Connection` does not name, repeated fields joined with `, `.
+    private static func collect(_ headers: HTTPHeaders, where admits: (String) -> Bool) -> [String: String] {
         let connectionOptions = Set(
             headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingWhitespace().lowercased() })
-        var selected: [String: String] = [:]
+        var collected: [String: String] = [:]
         for field in headers {
             let name = field.name.lowercased()
-            guard names.contains(name), !connectionOptions.contains(name) else { continue }
-            selected[name] = selected[name].map { $0 + ", " + field.value } ?? field.value
+            guard admits(name), !connectionOptions.contains(name) else { continue }
+            collected[name] = collected[name].map { $0 + ", " + field.value } ?? field.value
         }
-        return selected
+        return collected
     }
 
     /// `false` for hop-by-hop, `Proxy-*` and the other fields in ``neverForwarded``.

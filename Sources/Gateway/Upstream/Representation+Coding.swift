@@ -9,17 +9,20 @@ extension Representation: ByteCounted {
 }
 
 extension Representation: DatastoreCodable {
-    /// `RPR` followed by the format version.
-    private static let magic: [UInt8] = [0x52, 0x50, 0x52, 1]
+    /// `RPR` followed by the format version: 2 since every end-to-end field is kept. Version 1
+    /// entries (nine fields only) no longer decode, so the file datastore reads them as a miss.
+    private static let magic: [UInt8] = [0x52, 0x50, 0x52, 2]
 
     /// The compact binary form: magic, status, method, header count, fields, body.
+    /// `Set-Cookie` is never stored.
     public func encodedBytes() throws -> [UInt8] {
         var writer = ByteWriter(capacity: byteCount + 16)
         writer.writeRaw(Self.magic)
         writer.writeVarint(UInt64(max(0, status)))
         writer.writeString(method?.rawValue ?? "")
-        writer.writeVarint(UInt64(headers.count))
-        for field in headers {
+        let stored = headers.fields.filter { $0.name.lowercased() != "set-cookie" }
+        writer.writeVarint(UInt64(stored.count))
+        for field in stored {
             writer.writeString(field.name)
             writer.writeString(field.value)
         }

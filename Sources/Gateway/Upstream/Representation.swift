@@ -1,26 +1,29 @@
 import HTTP1
 import RDS
 
-/// One upstream answer as the gateway keeps it: status, the headers that describe the content,
-/// and the body bytes. It is the `Value` of every gateway repository.
+/// One upstream answer as the gateway keeps it: status, its end-to-end header fields, and the
+/// body bytes. It is the `Value` of every gateway repository.
 ///
-/// Only the fields in ``keptHeaderNames`` survive (in the upstream's order); hop-by-hop fields,
-/// `Set-Cookie` and everything else are dropped when a representation is made, so a cached
-/// answer can be replayed to any client.
+/// Every end-to-end field survives, in the upstream's order (RFC 9110 §7.6.1): the hop-by-hop
+/// fields in ``hopByHopHeaderNames``, those the answer's `Connection` names, and the framing
+/// `Content-Length` (the server writes its own) are dropped when a representation is made.
+/// `Set-Cookie` is kept here, so it reaches the client on answers not served from cache, but it
+/// is never stored: the encoded form leaves it out and ``RepositoryResponse`` never replays it.
 ///
 /// A representation also carries a *write*: for ``HTTPService/save(_:for:)`` set ``method`` to
 /// `PUT`, `PATCH` or `POST` (see ``write(_:body:contentType:)``); the body and `Content-Type` are
 /// forwarded. Fetched and stored representations always have `method == nil`.
 public struct Representation: Sendable, Hashable {
-    /// The header fields a representation keeps, lower-cased.
-    public static let keptHeaderNames: Set<String> = [
-        "content-type", "content-language", "content-encoding", "cache-control", "etag", "last-modified", "vary",
-        "location", "expires",
+    /// The hop-by-hop fields a representation never keeps, lower-cased (RFC 9110 §7.6.1), with
+    /// the framing `Content-Length`.
+    public static let hopByHopHeaderNames: Set<String> = [
+        "connection", "proxy-connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade",
+        "content-length",
     ]
 
     /// The HTTP status the upstream answered.
     public let status: Int
-    /// The kept header fields, in the upstream's order.
+    /// The end-to-end header fields, in the upstream's order.
     public let headers: HTTPHeaders
     /// The body.
     public let body: [UInt8]
@@ -28,10 +31,17 @@ public struct Representation: Sendable, Hashable {
     /// Always `nil` on fetched representations.
     public let method: HTTPMethod?
 
-    /// Creates a representation, keeping only the fields named in ``keptHeaderNames``.
+    /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`.
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil) {
+        let named = Set(
+            headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingWhitespace().lowercased() })
         self.status = status
-        self.headers = HTTPHeaders(headers.fields.filter { Self.keptHeaderNames.contains($0.name.lowercased()) })
+        self.headers = HTTPHeaders(
+            headers.fields.filter {
+                let name = $0.name.lowercased()
+                return !Self.hopByHopHeaderNames.contains(name) && !named.contains(name)
+            })
         self.body = body
         self.method = method
     }

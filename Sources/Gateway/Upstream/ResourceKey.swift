@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The key holds the upstream path, the normalized query (only the parameters the repository's
 /// ``CacheKeyRules`` admit, sorted by name) and every request header that is forwarded (names
-/// lower-cased). ``HTTPService`` sends nothing else that varies per request, so the key always equals
-/// what the upstream saw, and a `Vary` on any forwarded header keeps variants apart by construction.
+/// lower-cased). ``HTTPService`` sends nothing else that varies per request, except the fields a
+/// `forwardHeaders: "*"` repository passes unkeyed (``passedHeaders``), so a `Vary` on a keyed
+/// header keeps variants apart by construction.
 public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
     /// The repository that owns the resource.
     public let repository: String
@@ -15,11 +16,17 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
     public let query: String
     /// The forwarded request header fields: lower-cased names, repeated fields joined with `, `.
     public let headers: [String: String]
+    /// Request fields passed upstream without keying the cache (`forwardHeaders: "*"`); not part
+    /// of the key's identity (equality, hashing, encoding) nor of its description.
+    public let passedHeaders: [String: String]
 
     /// Creates a key, normalizing as it goes: a missing leading `/` is added, the query's
     /// parameters are sorted by name (a stable sort, so repeated names keep their order) and
     /// empty parameters dropped, and header names are lower-cased.
-    public init(repository: String, path: String, query: Substring? = nil, headers: [String: String] = [:]) {
+    public init(
+        repository: String, path: String, query: Substring? = nil, headers: [String: String] = [:],
+        passedHeaders: [String: String] = [:]
+    ) {
         self.repository = repository
         self.path = path.hasPrefix("/") ? path : "/" + path
         self.query = Self.normalizedQuery(query ?? "", admitting: { _ in true })
@@ -29,6 +36,20 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
             lowered[name] = lowered[name].map { $0 + ", " + value } ?? value
         }
         self.headers = lowered
+        self.passedHeaders = passedHeaders
+    }
+
+    /// Keys are equal when repository, path, query and keyed headers are; ``passedHeaders`` do not count.
+    public static func == (lhs: ResourceKey, rhs: ResourceKey) -> Bool {
+        lhs.repository == rhs.repository && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(repository)
+        hasher.combine(path)
+        hasher.combine(query)
+        hasher.combine(headers)
     }
 
     /// The request target sent upstream (before any base path or API key): path, then `?query`.

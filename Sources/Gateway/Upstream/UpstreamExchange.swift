@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import HTTPCaching
 import RDS
 
 /// One completed call of an ``HTTPService``: what was sent, what came back, and when.
@@ -8,6 +9,8 @@ struct UpstreamExchange: Sendable {
     /// default headers and API key are left out: they are the same for every client, so an
     /// `Authorization` among them does not make answers private (RFC 9111 §3.5 is about the client's).
     let clientHeaders: HTTPHeaders
+    /// The forwarded client fields that do not key the cache (`forwardHeaders: "*"`), lower-cased.
+    let unkeyedHeaderNames: Set<String>
     /// The path sent upstream, base path included, without the query.
     let path: String
     /// The answer, reduced to a representation.
@@ -19,10 +22,30 @@ struct UpstreamExchange: Sendable {
     /// When the answer arrived.
     let responseTime: Date
 
-    /// The answer's freshness under `policy`, taking the status from the answer unless `status` is given.
-    func freshness(_ policy: FreshnessPolicy, status: Int? = nil) -> Freshness {
-        policy.freshness(
-            status: status ?? representation.status, headers: responseHeaders, requestHeaders: clientHeaders,
+    /// The answer's freshness under `policy`, taking the status from the answer unless `status` is
+    /// given and the fields from the answer unless `headers` are. An answer that varies (RFC 9111
+    /// §4.1) on a field that went upstream without keying the cache is not storable: its key could
+    /// not tell the variants apart.
+    func freshness(_ policy: FreshnessPolicy, status: Int? = nil, headers: HTTPHeaders? = nil) -> Freshness {
+        let headers = headers ?? responseHeaders
+        let rules = policy.freshness(
+            status: status ?? representation.status, headers: headers, requestHeaders: clientHeaders,
             requestTime: requestTime, responseTime: responseTime)
+        let storable = rules.isStorable && !VaryField(headers).varies(onAnyOf: unkeyedHeaderNames)
+        return Freshness(
+            lifetime: rules.lifetime, age: rules.age, isStorable: storable, mustRevalidate: rules.mustRevalidate,
+            staleWhileRevalidate: rules.staleWhileRevalidate, staleIfError: rules.staleIfError)
+    }
+
+    /// The `stored` representation renewed by this exchange's 304 (RFC 9111 §4.3.4): its fields
+    /// updated from the 304's (§3.2), its freshness and validators read from the updated fields.
+    func renewing(_ stored: Representation, policy: FreshnessPolicy) -> Fetched<Representation> {
+        let value = Representation(
+            status: stored.status, headers: StoredHeaders.updated(stored.headers, with: representation.headers),
+            body: stored.body)
+        let governing = StoredHeaders.updated(stored.headers, with: responseHeaders)
+        return Fetched(
+            value: value, freshness: freshness(policy, status: stored.status, headers: governing),
+            validators: value.validators)
     }
 }

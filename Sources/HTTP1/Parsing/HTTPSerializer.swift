@@ -2,8 +2,9 @@
 /// behind the head by reference and writes both with one `writev`), chunk framing for streamed
 /// bodies, and requests for the client.
 ///
-/// Header order is deterministic: the status line, `Server`, `Date`, the handler's fields in
-/// their order (except their own `Server` and `Date`), then the framing field and `Connection`. Field names that are not tokens are
+/// Header order is deterministic: the status line, `Server`, `Date` (the handler's own when it
+/// sets one, e.g. a cache replaying the origin's), the handler's other fields in
+/// their order (except their own `Server`), then the framing field and `Connection`. Field names that are not tokens are
 /// dropped and control bytes in values become spaces, so no handler can split a response.
 public enum HTTPSerializer {
     /// The `Server` field value.
@@ -39,7 +40,7 @@ public enum HTTPSerializer {
     /// the server queues it after the head.
     /// - Parameters:
     ///   - keepAlive: writes `Connection: keep-alive`, else `Connection: close`.
-    ///   - date: the `Date` value; by default the current second.
+    ///   - date: the `Date` value unless the response has its own; by default the current second.
     public static func head(
         _ response: HTTPResponse, requestMethod: HTTPMethod, keepAlive: Bool, date: [UInt8] = HTTPDate.current()
     ) -> [UInt8] {
@@ -48,9 +49,13 @@ public enum HTTPSerializer {
         out.reserveCapacity(256)
         out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
         appendTrustedField("Server", serverName, to: &out)
-        out.append(contentsOf: "Date: ".utf8)
-        out.append(contentsOf: date)
-        out.append(contentsOf: "\r\n".utf8)
+        if let ownDate = response.headers["Date"] {
+            appendField("Date", ownDate, to: &out)
+        } else {
+            out.append(contentsOf: "Date: ".utf8)
+            out.append(contentsOf: date)
+            out.append(contentsOf: "\r\n".utf8)
+        }
         let keepsHandlerLength = requestMethod == .head && bodyCount == 0
         for field in response.headers
         where !isFraming(field.name, keepingLength: keepsHandlerLength)

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -6,26 +8,59 @@
 
 /// The blocking file system calls of ``FileDatastore``, always run on its I/O queues.
 enum BlockingFileIO {
-    /// The whole contents of the file at `path`, or `nil` when there is no such file.
-    /// - Throws: ``FileSystemError`` for any other failure.
-    static func readFile(at path: String) throws(FileSystemError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// What reading an entry file found.
+    enum EntryRead {
+        /// No such file (or no such folder).
+        case missing
+        /// Something that cannot be an entry: not a regular file (`size` is `nil`), or a regular
+        /// file of `size` bytes larger than allowed or not of the size its header announces.
+        /// Its body was not read.
+        case unusable(size: Int?)
+        /// The whole contents of a regular file whose size matches its header.
+        case contents([UInt8])
+    }
+
+    /// Reads the entry file at `path`, looking at its type, its size and its first `headerSize`
+    /// bytes before reading the rest, so a planted or foreign file is never read whole.
+    /// - Parameters:
+    ///   - maxSize: The largest file accepted.
+    ///   - headerSize: How many bytes `expectedSize` needs.
+    ///   - expectedSize: The file size the header announces, `nil` for a header that is not one.
+    /// - Throws: ``FileSystemError`` when the file exists but cannot be read.
+    static func readEntryFile(
+        at path: String, maxSize: Int, headerSize: Int, expectedSize: ([UInt8]) -> Int?
+    ) throws(FileSystemError) -> EntryRead {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .current("open")
+            switch errno {
+            case ENOENT: return .missing
+            case ELOOP: return .unusable(size: nil)
+            default: throw .current("open")
+            }
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .current("fstat") }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .unusable(size: nil) }
         let size = Int(status.st_size)
+        guard size >= headerSize, size <= maxSize else { return .unusable(size: size) }
+        let header = try readBytes(descriptor, count: headerSize)
+        guard header.count == headerSize, expectedSize(header) == size else { return .unusable(size: size) }
+        let body = try readBytes(descriptor, count: size - headerSize)
+        guard body.count == size - headerSize else { return .unusable(size: size) }
+        return .contents(header + body)
+    }
+
+    /// Up to `count` bytes from the current offset of `descriptor` (fewer at the end of the file).
+    private static func readBytes(_ descriptor: Int32, count: Int) throws(FileSystemError) -> [UInt8] {
         var failure: FileSystemError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
-            while initialized < size {
-                let count = read(descriptor, base + initialized, size - initialized)
-                if count > 0 {
-                    initialized += count
-                } else if count == 0 {
+            while initialized < count {
+                let read = read(descriptor, base + initialized, count - initialized)
+                if read > 0 {
+                    initialized += read
+                } else if read == 0 {
                     return
                 } else if errno != EINTR {
                     failure = .current("read")
@@ -94,20 +129,48 @@ enum BlockingFileIO {
         let modified: Double
     }
 
-    /// The size of the file at `path`, or `nil` when there is none (or it cannot be examined).
-    static func fileSize(at path: String) -> Int? {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : nil
+    /// What is at a path, without following a symbolic link.
+    enum Item: Equatable {
+        /// Nothing.
+        case none
+        /// A regular file of this many bytes.
+        case file(size: Int)
+        /// A folder, a link or anything else that is not a regular file.
+        case other
+
+        /// The size of a regular file, else `nil`.
+        var size: Int? {
+            if case .file(let size) = self { size } else { nil }
+        }
     }
 
-    /// Size and modification time of each file in the folder at `path` that `include` accepts;
-    /// files that vanish meanwhile are skipped.
+    /// What is at `path` (`.none` when it cannot be examined).
+    static func item(at path: String) -> Item {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return .none }
+        return status.st_mode & S_IFMT == S_IFREG ? .file(size: Int(status.st_size)) : .other
+    }
+
+    /// Removes whatever is at `path`, a folder with its contents included; `true` when it is gone.
+    @discardableResult
+    static func removeAnything(at path: String) -> Bool {
+        if unlink(path) == 0 || errno == ENOENT { return true }
+        return (try? FileManager.default.removeItem(atPath: path)) != nil
+    }
+
+    /// Creates the folder at `path` and its parents; `true` when it exists afterwards.
+    static func createFolder(at path: String) -> Bool {
+        (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
+    }
+
+    /// Size and modification time of each regular file in the folder at `path` whose name
+    /// `include` accepts; files that vanish meanwhile are skipped.
     static func fileInfos(inDirectory path: String, where include: (String) -> Bool) throws(FileSystemError)
         -> [FileInfo]
     {
         try fileNames(inDirectory: path).filter(include).compactMap { name in
             var status = stat()
-            guard stat(path + "/" + name, &status) == 0 else { return nil }
+            guard lstat(path + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
             let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
             return FileInfo(name: name, size: Int(status.st_size), modified: modified)
         }

@@ -17,11 +17,17 @@ public struct CacheEntry<Value: Sendable>: Sendable {
     public var initialAge: TimeInterval
     /// `true` when a stale value must never be served without revalidation (`must-revalidate`).
     public var mustRevalidate: Bool
+    /// The entry's own stale-while-revalidate window (the service's, e.g. RFC 5861), or `nil`
+    /// for the repository's.
+    public var staleWhileRevalidate: TimeInterval?
+    /// The entry's own stale-if-error window (the service's, e.g. RFC 5861), or `nil` for the repository's.
+    public var staleIfError: TimeInterval?
 
     /// Creates an entry.
     public init(
         value: Value, storedAt: Date, expiresAt: Date, validators: Validators = Validators(),
-        initialAge: TimeInterval = 0, mustRevalidate: Bool = false
+        initialAge: TimeInterval = 0, mustRevalidate: Bool = false, staleWhileRevalidate: TimeInterval? = nil,
+        staleIfError: TimeInterval? = nil
     ) {
         self.value = value
         self.storedAt = storedAt
@@ -29,6 +35,8 @@ public struct CacheEntry<Value: Sendable>: Sendable {
         self.validators = validators
         self.initialAge = initialAge
         self.mustRevalidate = mustRevalidate
+        self.staleWhileRevalidate = staleWhileRevalidate
+        self.staleIfError = staleIfError
     }
 
     /// `true` while `now` is before ``expiresAt``.

@@ -1,17 +1,21 @@
 import Synchronization
 
-/// The size of a ``FileDatastore``'s entry files (bytes and count) and its evictions, plus the
-/// optional byte bound that decides when to evict.
+/// The size of a ``FileDatastore``'s entry files (bytes and count), its evictions and write
+/// failures, plus the optional byte bound that decides when to evict.
 ///
-/// The counts are measured when the datastore opens, kept up to date by each save, delete and
-/// dropped corrupt file, and re-measured by each eviction, so drift from files changed behind the
-/// datastore's back is corrected. One eviction runs at a time. Reading them is one lock, no I/O.
+/// The counts are measured when the datastore opens, then kept exact by each save, delete,
+/// eviction and dropped unusable file: every change to an entry file runs on that file's queue
+/// and is counted there, so the counts always equal a fresh scan of the folder (files changed
+/// behind the datastore's back aside; a removed folder is re-measured once recreated, with every
+/// key queue held). One eviction runs at a time. Reading them is one lock, no I/O.
 final class DiskBudget: Sendable {
     private struct State {
         var usedBytes: Int
         var entries: Int
         var evictions = 0
         var evicting = false
+        var writeFailures = 0
+        var lastWriteFailure: DatastoreFailure?
     }
 
     /// The bound on the total size of the entry files, or `nil` for none (never evicts).
@@ -32,21 +36,34 @@ final class DiskBudget: Sendable {
     /// The bytes the entry files take, as far as the budget knows.
     var usedBytes: Int { state.withLock { $0.usedBytes } }
 
-    /// The entry files, their bytes and the files removed by evictions so far.
+    /// The entry files, their bytes, the files removed by evictions so far and the write failures.
     var statistics: DatastoreStatistics {
-        state.withLock { DatastoreStatistics(entries: $0.entries, bytes: $0.usedBytes, evictions: $0.evictions) }
+        state.withLock {
+            DatastoreStatistics(
+                entries: $0.entries, bytes: $0.usedBytes, evictions: $0.evictions, writeFailures: $0.writeFailures,
+                lastWriteFailure: $0.lastWriteFailure)
+        }
     }
 
-    /// Counts a write that changed the files by `delta` bytes (`isNewFile` when it created the
-    /// file rather than replacing one); returns `true` when the caller should evict now (and then
-    /// must call ``finishEviction(usedBytes:entries:evicted:)``).
+    /// Counts a successful write that changed the files by `delta` bytes (`isNewFile` when it
+    /// created the file rather than replacing one) and clears the last failure; returns `true` when
+    /// the caller should evict now (and then must call ``finishEviction(evicted:)``).
     func recordWrite(_ delta: Int, isNewFile: Bool = false) -> Bool {
         state.withLock { state in
             state.usedBytes = max(0, state.usedBytes + delta)
             if isNewFile { state.entries += 1 }
+            state.lastWriteFailure = nil
             guard let maxBytes, state.usedBytes > maxBytes, !state.evicting else { return false }
             state.evicting = true
             return true
+        }
+    }
+
+    /// Counts a failed write; the level is degraded until the next successful one.
+    func recordFailure(_ failure: DatastoreFailure) {
+        state.withLock { state in
+            state.writeFailures += 1
+            state.lastWriteFailure = failure
         }
     }
 
@@ -58,7 +75,8 @@ final class DiskBudget: Sendable {
         }
     }
 
-    /// Sets the counts to a fresh measurement of the folder (after ``FileDatastore/deleteAll()``).
+    /// Sets the counts to a fresh measurement of the folder (after it was recreated), taken while
+    /// no save or delete was under way.
     func reset(usedBytes: Int = 0, entries: Int = 0) {
         state.withLock { state in
             state.usedBytes = usedBytes
@@ -66,11 +84,9 @@ final class DiskBudget: Sendable {
         }
     }
 
-    /// Ends an eviction that removed `evicted` files, with the re-measured files that remain.
-    func finishEviction(usedBytes: Int, entries: Int, evicted: Int) {
+    /// Ends an eviction that removed `evicted` files (each already counted by ``recordRemoval(_:)``).
+    func finishEviction(evicted: Int) {
         state.withLock { state in
-            state.usedBytes = usedBytes
-            state.entries = entries
             state.evictions += evicted
             state.evicting = false
         }

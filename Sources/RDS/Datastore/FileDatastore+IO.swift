@@ -1,19 +1,97 @@
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension FileDatastore {
-    /// Removes the least recently written entry files until they fit the budget's target.
-    static func evict(in directoryPath: String, budget: DiskBudget) {
+    /// Removes the least recently written entry files until they fit the budget's target. Runs on
+    /// the maintenance queue; each file is removed (and counted) on its key's queue, so the
+    /// eviction never races with a save or delete of the same file.
+    static func evict(in directoryPath: String, budget: DiskBudget, queues: [DispatchQueue]) {
         let files = (try? BlockingFileIO.fileInfos(inDirectory: directoryPath, where: isEntryFileName)) ?? []
-        var usedBytes = files.reduce(0) { $0 + $1.size }
         var evicted = 0
         for file in files.sorted(by: { ($0.modified, $0.name) < ($1.modified, $1.name) }) {
-            guard usedBytes > budget.targetBytes else { break }
-            if (try? BlockingFileIO.removeFile(at: directoryPath + "/" + file.name)) != nil {
-                usedBytes -= file.size
-                evicted += 1
+            guard budget.usedBytes > budget.targetBytes else { break }
+            queues[queueIndex(ofFileNamed: file.name, queueCount: queues.count)].sync {
+                if (try? remove(directoryPath + "/" + file.name, counted: true, in: budget)) == true { evicted += 1 }
             }
         }
-        budget.finishEviction(usedBytes: usedBytes, entries: files.count - evicted, evicted: evicted)
+        budget.finishEviction(evicted: evicted)
+    }
+
+    /// Removes whatever is at `path` (a folder named like an entry included); when `counted` (an
+    /// entry file), a regular file's size is taken off `budget`.
+    /// - Returns: `true` when a regular file was removed.
+    /// - Throws: ``FileSystemError`` when it could not be removed.
+    @discardableResult
+    static func remove(_ path: String, counted: Bool, in budget: DiskBudget) throws(FileSystemError) -> Bool {
+        switch BlockingFileIO.item(at: path) {
+        case .none:
+            return false
+        case .other:
+            guard BlockingFileIO.removeAnything(at: path) else { throw .current("remove") }
+            return false
+        case .file(let size):
+            try BlockingFileIO.removeFile(at: path)
+            if counted { budget.recordRemoval(size) }
+            return true
+        }
+    }
+
+    /// Re-measures the entry files into `budget` while every one of `queues` is held, so that no
+    /// save or delete is under way (half counted) during the scan. Runs on the maintenance queue.
+    static func remeasure(in directoryPath: String, budget: DiskBudget, queues: ArraySlice<DispatchQueue>) {
+        guard let queue = queues.first else {
+            let files = (try? BlockingFileIO.fileInfos(inDirectory: directoryPath, where: isEntryFileName)) ?? []
+            budget.reset(usedBytes: files.reduce(0) { $0 + $1.size }, entries: files.count)
+            return
+        }
+        queue.sync { remeasure(in: directoryPath, budget: budget, queues: queues.dropFirst()) }
+    }
+
+    /// Writes `contents` to the entry file at `path` (see ``BlockingFileIO/writeAtomically(_:to:via:)``).
+    /// When the folder was removed, recreates it and writes again; the caller must then re-measure
+    /// the folder (``remeasure(in:budget:queues:)``), since the files it counted are gone.
+    /// - Returns: The size of the file it replaced (`nil` when it created one), and whether it
+    ///   recreated the folder.
+    /// - Throws: ``FileSystemError``; the previous entry is intact.
+    static func write(
+        _ contents: [UInt8], to path: String, via temporaryPath: String, in directoryPath: String
+    ) throws(FileSystemError) -> (previousSize: Int?, recreatedFolder: Bool) {
+        let previousSize = try clearWay(for: path)
+        do throws(FileSystemError) {
+            try BlockingFileIO.writeAtomically(contents, to: path, via: temporaryPath)
+            return (previousSize, false)
+        } catch where error.errorNumber == ENOENT && BlockingFileIO.createFolder(at: directoryPath) {
+            let previousSize = try clearWay(for: path)
+            try BlockingFileIO.writeAtomically(contents, to: path, via: temporaryPath)
+            return (previousSize, true)
+        }
+    }
+
+    /// The size of the regular file at `path`, after removing anything else that stands there
+    /// (a folder named like the entry), so the entry can be written.
+    /// - Throws: ``FileSystemError`` when that cannot be removed.
+    static func clearWay(for path: String) throws(FileSystemError) -> Int? {
+        let item = BlockingFileIO.item(at: path)
+        if item == .other, !BlockingFileIO.removeAnything(at: path) { throw .current("remove") }
+        return item.size
+    }
+
+    /// Removes everything in the folder at `path` that is not an entry file (temporary files left
+    /// by a killed process, foreign files, folders and links named like entries) and returns the
+    /// entry files, for opening.
+    /// - Throws: ``FileSystemError`` when the folder cannot be listed.
+    static func removeAllButEntryFiles(in path: String) throws(FileSystemError) -> [BlockingFileIO.FileInfo] {
+        let entries = try BlockingFileIO.fileInfos(inDirectory: path, where: isEntryFileName)
+        let keep = Set(entries.map(\.name))
+        for name in try BlockingFileIO.fileNames(inDirectory: path) where !keep.contains(name) {
+            BlockingFileIO.removeAnything(at: path + "/" + name)
+        }
+        return entries
     }
 
     /// Runs blocking `work` on the queue of `location`'s key.

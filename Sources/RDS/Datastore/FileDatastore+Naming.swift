@@ -34,6 +34,13 @@ extension FileDatastore {
         return Location(keyBytes: keyBytes, fileName: fileName, path: directoryPath + "/" + fileName, queue: queue)
     }
 
+    /// The index of the queue that runs the calls on the file `name` (an entry or temporary file
+    /// name; the first byte of the key's digest chooses, as in ``location(of:)``).
+    static func queueIndex(ofFileNamed name: String, queueCount: Int) -> Int {
+        let digits = name.utf8.drop { $0 == UInt8(ascii: ".") }.prefix(2)
+        return Int(UInt8(String(decoding: digits, as: UTF8.self), radix: 16) ?? 0) % max(1, queueCount)
+    }
+
     /// A fresh hidden name next to the entry: `.<entry name>.<random hex>.tmp`.
     func temporaryPath(for location: Location) -> String {
         let random = String(UInt64.random(in: .min ... .max), radix: 16)

@@ -8,21 +8,35 @@ import Foundation
 ///   process. The full key is stored in the file and compared on read: two keys whose names
 ///   collide overwrite each other's file but never read each other's value.
 /// - Every file carries a CRC-32 over the whole entry (``FileEntryFormat``). A corrupt,
-///   truncated, foreign or other-version file reads as a miss and is removed.
+///   truncated, foreign or other-version file reads as a miss and is removed; a file larger than
+///   ``maxEntryBytes`` or not of the size its header announces is removed without reading its body,
+///   and so is a folder or link named like an entry.
+/// - The folder belongs to the datastore: opening it removes anything that is not an entry file
+///   (temporary files left by a killed process, foreign files, folders). A folder removed while the
+///   datastore runs is recreated by the next save.
 /// - Writes go to a temporary file in the same folder that is then renamed over the entry, so a
 ///   process killed mid-write leaves the old entry or the new one, never a torn one.
 /// - Blocking system calls run on a few serial `DispatchQueue`s (chosen by the key's hash, so the
 ///   operations on one key keep their order), bridged to `async` with continuations; nothing
-///   blocks the cooperative thread pool and no lock is held across I/O.
-/// - ``statistics`` (entry files, bytes, evictions) are counted when the folder is opened and kept
-///   up to date by every save, delete, eviction and dropped corrupt file.
+///   blocks the cooperative thread pool and no lock is held across I/O. Evictions and
+///   ``deleteAll()`` run on one more queue and remove each file on its key's queue; re-measuring
+///   a recreated folder runs there too, holding every key queue.
+/// - ``statistics`` (entry files, bytes, evictions, write failures) are counted when the folder is
+///   opened and kept exact by every save, delete, eviction and dropped file; a failed save marks
+///   the level degraded (``DatastoreStatistics/lastWriteFailure``) until the next successful one.
 /// - With a `maxBytes`, a save that takes the entry files past it removes the files with the
 ///   oldest modification time (the least recently written) until they fit in 90 % of it.
 public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Value: Sendable & DatastoreCodable>:
     Datastore
 {
+    /// The largest entry file read when no smaller `maxBytes` is set: 256 MiB.
+    public static var defaultMaxEntryBytes: Int { 256 << 20 }
+
     /// The folder holding the entries.
     public let directory: URL
+    /// The largest entry file this datastore reads or writes: `maxBytes` or
+    /// ``defaultMaxEntryBytes``, whichever is smaller.
+    public let maxEntryBytes: Int
 
     /// ``directory`` as a file system path.
     let directoryPath: String
@@ -30,15 +44,17 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     let hash: @Sendable ([UInt8]) -> [UInt8]
     /// The serial queues that run the blocking calls; a key always uses the same one.
     let queues: [DispatchQueue]
-    private let budget: DiskBudget
+    /// Runs evictions and ``deleteAll()``, which hop onto the key queues (never the reverse).
+    let maintenanceQueue = DispatchQueue(label: "rds.file-datastore.maintenance")
+    let budget: DiskBudget
 
     /// Opens the datastore in `directory`, creating the folder (and its parents) when missing.
     ///
-    /// Files in the folder that the datastore did not name are left alone, even by ``deleteAll()``.
+    /// Opening removes anything in the folder that is not an entry file (a short blocking scan,
+    /// meant for start-up), then measures the entry files.
     /// - Parameters:
-    ///   - directory: The folder of the entry files.
-    ///   - maxBytes: A bound on the total size of the entry files, or `nil` for none. Opening
-    ///     measures the files already there (a short blocking scan, meant for start-up).
+    ///   - directory: The folder of the entry files, owned by the datastore.
+    ///   - maxBytes: A bound on the total size of the entry files, or `nil` for none.
     /// - Throws: ``DatastoreError`` (`writeFailed`) when the folder cannot be created, `readFailed`
     ///   when it cannot be listed.
     public convenience init(directory: URL, maxBytes: Int? = nil) throws {
@@ -56,56 +72,70 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         }
         self.directory = directory
         self.directoryPath = directory.path
+        self.maxEntryBytes = min(maxBytes ?? .max, Self.defaultMaxEntryBytes)
         self.hash = hash
         self.queues = (0..<max(1, queueCount)).map { DispatchQueue(label: "rds.file-datastore.io.\($0)") }
         let files: [BlockingFileIO.FileInfo]
         do {
-            files = try BlockingFileIO.fileInfos(inDirectory: directory.path, where: Self.isEntryFileName)
+            files = try Self.removeAllButEntryFiles(in: directory.path)
         } catch {
             throw DatastoreError(.readFailed, "Could not list the datastore folder", inner: error)
         }
         budget = DiskBudget(maxBytes: maxBytes, usedBytes: files.reduce(0) { $0 + $1.size }, entries: files.count)
     }
 
-    /// The number of entry files, their total size in bytes and the files evicted to respect
-    /// `maxBytes` since the datastore was opened. Kept up to date by every operation: reading it
-    /// does no I/O.
+    /// The number of entry files, their total size in bytes, the files evicted to respect
+    /// `maxBytes` and the failed writes since the datastore was opened, and the last failure
+    /// while no write has succeeded since. Kept up to date by every operation: reading it does no I/O.
     public var statistics: DatastoreStatistics { budget.statistics }
 
     /// Reads the entry for `key`, fresh or stale; `nil` when missing or unusable.
     /// - Throws: ``DatastoreError`` (`readFailed`) when the file exists but cannot be read.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         let location = try location(of: key)
-        let budget = budget
+        let (budget, maxEntryBytes) = (budget, maxEntryBytes)
         return try await perform(on: location) { () throws(DatastoreError) -> CacheEntry<Value>? in
-            let contents: [UInt8]?
+            let read: BlockingFileIO.EntryRead
             do {
-                contents = try BlockingFileIO.readFile(at: location.path)
+                read = try BlockingFileIO.readEntryFile(
+                    at: location.path, maxSize: maxEntryBytes, headerSize: FileEntryFormat.headerSize,
+                    expectedSize: FileEntryFormat.fileSize(header:))
             } catch {
                 throw DatastoreError(
                     .readFailed, "Could not read a datastore file", details: location.details, inner: error)
             }
-            guard let contents else { return nil }
-            switch FileEntryFormat.decode(contents, keyBytes: location.keyBytes) {
-            case .entry(let stored):
-                if let value = try? Value(decodingBytes: stored.value) { return stored.withValue(value) }
-            case .otherKey:
+            let size: Int?
+            switch read {
+            case .missing:
                 return nil
-            case .invalid:
-                break
+            case .unusable(let unusableSize):
+                size = unusableSize
+            case .contents(let contents):
+                switch FileEntryFormat.decode(contents, keyBytes: location.keyBytes) {
+                case .entry(let stored):
+                    if let value = try? Value(decodingBytes: stored.value) { return stored.withValue(value) }
+                case .otherKey:
+                    return nil
+                case .invalid:
+                    break
+                }
+                size = contents.count
             }
-            if (try? BlockingFileIO.removeFile(at: location.path)) != nil { budget.recordRemoval(contents.count) }
+            if BlockingFileIO.removeAnything(at: location.path), let size { budget.recordRemoval(size) }
             return nil
         }
     }
 
-    /// Writes `entry` for `key`, atomically replacing any previous entry.
-    /// - Throws: ``DatastoreError`` (`codingFailed` or `writeFailed`); the previous entry is then intact.
+    /// Writes `entry` for `key`, atomically replacing any previous entry; recreates the folder
+    /// when it was removed.
+    /// - Throws: ``DatastoreError`` (`codingFailed` or `writeFailed`); the previous entry is then
+    ///   intact, and a `writeFailed` marks the level degraded until the next successful save.
     public func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
         let location = try location(of: key)
         let temporaryPath = temporaryPath(for: location)
-        let (budget, directoryPath) = (budget, directoryPath)
-        try await perform(on: location) { () throws(DatastoreError) in
+        let (budget, directoryPath, maxEntryBytes) = (budget, directoryPath, maxEntryBytes)
+        let (mustEvict, recreatedFolder) = try await perform(on: location) {
+            () throws(DatastoreError) -> (Bool, Bool) in
             let valueBytes: [UInt8]
             do {
                 valueBytes = try entry.value.encodedBytes()
@@ -114,16 +144,28 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
                     .codingFailed, "Could not encode the value", details: location.details, inner: error)
             }
             let contents = FileEntryFormat.encode(entry.withValue(valueBytes), keyBytes: location.keyBytes)
-            let previousSize = BlockingFileIO.fileSize(at: location.path)
-            do {
-                try BlockingFileIO.writeAtomically(contents, to: location.path, via: temporaryPath)
-            } catch {
+            guard contents.count <= maxEntryBytes else {
                 throw DatastoreError(
+                    .codingFailed, "The entry is larger than the datastore's largest entry", details: location.details)
+            }
+            let written: (previousSize: Int?, recreatedFolder: Bool)
+            do throws(FileSystemError) {
+                written = try Self.write(contents, to: location.path, via: temporaryPath, in: directoryPath)
+            } catch {
+                let failure = DatastoreError(
                     .writeFailed, "Could not write a datastore file", details: location.details, inner: error)
+                budget.recordFailure(DatastoreFailure(code: failure.code, message: error.message, at: Date()))
+                throw failure
             }
-            if budget.recordWrite(contents.count - (previousSize ?? 0), isNewFile: previousSize == nil) {
-                Self.evict(in: directoryPath, budget: budget)
-            }
+            let previousSize = written.previousSize
+            let mustEvict = budget.recordWrite(contents.count - (previousSize ?? 0), isNewFile: previousSize == nil)
+            return (mustEvict, written.recreatedFolder)
+        }
+        guard mustEvict || recreatedFolder else { return }
+        let queues = queues
+        try await perform(on: maintenanceQueue) { () throws(DatastoreError) in
+            if recreatedFolder { Self.remeasure(in: directoryPath, budget: budget, queues: queues[...]) }
+            if mustEvict { Self.evict(in: directoryPath, budget: budget, queues: queues) }
         }
     }
 
@@ -133,10 +175,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         let location = try location(of: key)
         let budget = budget
         try await perform(on: location) { () throws(DatastoreError) in
-            let size = BlockingFileIO.fileSize(at: location.path)
             do {
-                try BlockingFileIO.removeFile(at: location.path)
-                if let size { budget.recordRemoval(size) }
+                try Self.remove(location.path, counted: true, in: budget)
             } catch {
                 throw DatastoreError(
                     .deleteFailed, "Could not delete a datastore file", details: location.details, inner: error)
@@ -147,22 +187,27 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// Removes every entry file (and leftover temporary file) of this datastore; other files stay.
     /// - Throws: ``DatastoreError`` (`deleteFailed`) naming the first failure; the other files are still removed.
     public func deleteAll() async throws {
-        let (budget, directoryPath) = (budget, directoryPath)
-        try await perform(on: queues[0]) { () throws(DatastoreError) in
+        let (budget, directoryPath, queues) = (budget, directoryPath, queues)
+        try await perform(on: maintenanceQueue) { () throws(DatastoreError) in
             var firstFailure: FileSystemError?
             do throws(FileSystemError) {
-                for name in try BlockingFileIO.fileNames(inDirectory: directoryPath) where Self.isOwnedFileName(name) {
-                    do throws(FileSystemError) {
-                        try BlockingFileIO.removeFile(at: directoryPath + "/" + name)
-                    } catch {
-                        firstFailure = firstFailure ?? error
+                let names = try BlockingFileIO.fileNames(inDirectory: directoryPath).filter(Self.isOwnedFileName)
+                let groups = Dictionary(grouping: names) { Self.queueIndex(ofFileNamed: $0, queueCount: queues.count) }
+                for (index, group) in groups {
+                    queues[index].sync {
+                        for name in group {
+                            do throws(FileSystemError) {
+                                let path = directoryPath + "/" + name
+                                try Self.remove(path, counted: Self.isEntryFileName(name), in: budget)
+                            } catch {
+                                firstFailure = firstFailure ?? error
+                            }
+                        }
                     }
                 }
             } catch {
                 firstFailure = error
             }
-            let remaining = (try? BlockingFileIO.fileInfos(inDirectory: directoryPath, where: Self.isEntryFileName)) ?? []
-            budget.reset(usedBytes: remaining.reduce(0) { $0 + $1.size }, entries: remaining.count)
             if let firstFailure {
                 throw DatastoreError(.deleteFailed, "Could not delete every datastore file", inner: firstFailure)
             }

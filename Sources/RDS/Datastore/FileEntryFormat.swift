@@ -1,12 +1,14 @@
 import Foundation
 
-/// The binary layout of one ``FileDatastore`` file (version 1, integers little-endian).
+/// The binary layout of one ``FileDatastore`` file (version 2, integers little-endian).
+/// Files of another version read as invalid (a miss), so an upgrade starts with a cold disk cache.
 ///
 /// ```
 /// offset  size  field
 ///      0     4  magic "RDSE"
-///      4     1  version (1)
-///      5     1  flags: bit 0 must-revalidate, bit 1 has ETag, bit 2 has Last-Modified
+///      4     1  version (2)
+///      5     1  flags: bit 0 must-revalidate, bit 1 has ETag, bit 2 has Last-Modified,
+///                 bit 3 has a stale-while-revalidate window, bit 4 has a stale-if-error window
 ///      6     2  reserved, 0
 ///      8     8  key length K
 ///     16     8  ETag length E
@@ -15,7 +17,9 @@ import Foundation
 ///     40     8  storedAt   (Double bit pattern, seconds since 2001-01-01 UTC)
 ///     48     8  expiresAt  (Double bit pattern, same reference)
 ///     56     8  initialAge (Double bit pattern, seconds)
-///     64     K  key bytes, then E ETag bytes, L Last-Modified bytes (UTF-8), V value bytes
+///     64     8  staleWhileRevalidate (Double bit pattern, seconds; 0 when absent)
+///     72     8  staleIfError (Double bit pattern, seconds; 0 when absent)
+///     80     K  key bytes, then E ETag bytes, L Last-Modified bytes (UTF-8), V value bytes
 ///    end     4  CRC-32 of every byte before it
 /// ```
 /// Dates are stored relative to Foundation's reference date so they round-trip bit for bit.
@@ -26,20 +30,23 @@ enum FileEntryFormat {
         case entry(CacheEntry<[UInt8]>)
         /// A valid entry for another key whose name hashes the same (a collision).
         case otherKey
-        /// Not a valid version-1 entry: corrupt, truncated, foreign or of another version.
+        /// Not a valid version-2 entry: corrupt, truncated, foreign or of another version.
         case invalid
     }
 
     private static let magic: [UInt8] = Array("RDSE".utf8)
-    private static let version: UInt8 = 1
-    private static let headerSize = 64
+    private static let version: UInt8 = 2
+    /// The size of the fixed header, which ``fileSize(header:)`` needs to size the whole file.
+    static let headerSize = 80
     private static let checksumSize = 4
 
     private enum Flag {
         static let mustRevalidate: UInt8 = 1 << 0
         static let hasETag: UInt8 = 1 << 1
         static let hasLastModified: UInt8 = 1 << 2
-        static let all: UInt8 = mustRevalidate | hasETag | hasLastModified
+        static let hasStaleWhileRevalidate: UInt8 = 1 << 3
+        static let hasStaleIfError: UInt8 = 1 << 4
+        static let all: UInt8 = mustRevalidate | hasETag | hasLastModified | hasStaleWhileRevalidate | hasStaleIfError
     }
 
     /// The file contents for `entry`, whose value is already encoded.
@@ -49,6 +56,8 @@ enum FileEntryFormat {
         var flags: UInt8 = entry.mustRevalidate ? Flag.mustRevalidate : 0
         if entry.validators.etag != nil { flags |= Flag.hasETag }
         if entry.validators.lastModified != nil { flags |= Flag.hasLastModified }
+        if entry.staleWhileRevalidate != nil { flags |= Flag.hasStaleWhileRevalidate }
+        if entry.staleIfError != nil { flags |= Flag.hasStaleIfError }
 
         var bytes: [UInt8] = []
         bytes.reserveCapacity(
@@ -61,6 +70,8 @@ enum FileEntryFormat {
         append(entry.storedAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
         append(entry.expiresAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
         append(entry.initialAge.bitPattern, to: &bytes)
+        append((entry.staleWhileRevalidate ?? 0).bitPattern, to: &bytes)
+        append((entry.staleIfError ?? 0).bitPattern, to: &bytes)
         bytes += keyBytes
         bytes += etag
         bytes += lastModified
@@ -68,6 +79,24 @@ enum FileEntryFormat {
         let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
         withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
         return bytes
+    }
+
+    /// The size of the whole file that a `header` (its first ``headerSize`` bytes)
+    /// describes, or `nil` when the header is not one; lets a reader refuse a file whose size
+    /// does not match before reading its body.
+    static func fileSize(header: [UInt8]) -> Int? {
+        header.withUnsafeBytes { raw -> Int? in
+            guard raw.count >= headerSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
+                raw[5] & ~Flag.all == 0, raw[6] == 0, raw[7] == 0
+            else { return nil }
+            var total = headerSize + checksumSize
+            for field in 0..<4 {
+                let length = readUInt64(raw, at: 8 + field * 8)
+                guard length <= UInt64(Int.max - total) else { return nil }
+                total += Int(length)
+            }
+            return total
+        }
     }
 
     /// Validates `bytes` and returns the entry they hold if it belongs to `keyBytes`.
@@ -110,7 +139,10 @@ enum FileEntryFormat {
                 expiresAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 48))),
                 validators: validators,
                 initialAge: Double(bitPattern: readUInt64(raw, at: 56)),
-                mustRevalidate: flags & Flag.mustRevalidate != 0))
+                mustRevalidate: flags & Flag.mustRevalidate != 0,
+                staleWhileRevalidate: flags & Flag.hasStaleWhileRevalidate != 0
+                    ? Double(bitPattern: readUInt64(raw, at: 64)) : nil,
+                staleIfError: flags & Flag.hasStaleIfError != 0 ? Double(bitPattern: readUInt64(raw, at: 72)) : nil))
     }
 
     /// A validator's text, `nil` when absent.

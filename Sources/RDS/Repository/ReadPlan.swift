@@ -33,8 +33,7 @@ enum ReadPlan<Value: Sendable>: Sendable {
         if entry.isFresh(at: now) {
             return .serve(entry, .hit, refreshInBackground: policy.isRefreshAheadDue(entry, at: now))
         }
-        let staleness = now.timeIntervalSince(entry.expiresAt)
-        if !entry.mustRevalidate && staleness < policy.staleWhileRevalidate {
+        if policy.canServeWhileRevalidating(entry, at: now) {
             return .serve(entry, .stale, refreshInBackground: true)
         }
         return .fetch(validators: validators)

@@ -34,7 +34,7 @@ extension Repository {
             let answer = RepositoryAnswer(
                 value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
-        case .notModified(let freshness, let newValidators):
+        case .notModified(let freshness, let newValidators, let renew):
             guard let entry else {
                 let error = ServiceError(
                     .badResponse, "The service answered “not modified” to an unconditional request")
@@ -43,21 +43,28 @@ extension Repository {
             let merged = Validators(
                 etag: newValidators.etag ?? entry.validators.etag,
                 lastModified: newValidators.lastModified ?? entry.validators.lastModified)
-            let renewed = Fetched(value: entry.value, freshness: freshness, validators: merged)
+            let renewed = renew?(entry.value) ?? Fetched(value: entry.value, freshness: freshness, validators: merged)
             let stored = await keep(renewed, for: key, at: now, unlessSuperseding: flightID)
             let answer = RepositoryAnswer(
-                value: entry.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
-            return FlightOutcome(result: .success(answer), state: .loaded(entry.value, origin: .revalidated, at: now))
+                value: renewed.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
+            return FlightOutcome(
+                result: .success(answer), state: .loaded(renewed.value, origin: .revalidated, at: now))
         }
     }
 
     /// Stores `fetched` when the upstream allows it and returns the stored entry; drops the key
-    /// (and returns `nil`) when it does not. A failing datastore is logged, never thrown.
+    /// (and returns `nil`) when it does not. A failing datastore is logged, never thrown:
+    /// - a failing second level (``DatastoreErrorKind/secondLevelFailed``) is a degraded success:
+    ///   the first level holds the entry, which is returned (a disk fault never turns caching off);
+    /// - any other failure stores nothing and returns `nil`; the previous entry stays for a fetch
+    ///   (stale-if-error may still need it) and is dropped for a write (`dropOnFailure`), whose
+    ///   answer made it wrong.
     /// - Parameter flightID: The fetch storing the answer; when a write has superseded it, nothing
     ///   is stored (the write's answer is newer) and `nil` is returned. A write that comes while
     ///   the answer is being stored waits for it, and stores its own answer after.
     func keep(
-        _ fetched: Fetched<Value>, for key: Key, at now: Date, unlessSuperseding flightID: UInt64? = nil
+        _ fetched: Fetched<Value>, for key: Key, at now: Date, unlessSuperseding flightID: UInt64? = nil,
+        dropOnFailure: Bool = false
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
@@ -71,9 +78,12 @@ extension Repository {
                 return entry
             }
             try await store.datastore.delete(key)
+        } catch let error as DatastoreError where error.kind == .secondLevelFailed {
+            log(.warning, "datastore_degraded", key, error: error)
+            return entry
         } catch {
             log(.warning, "datastore_write_failed", key, error: error)
-            try? await store.datastore.delete(key)
+            if dropOnFailure { try? await store.datastore.delete(key) }
         }
         return nil
     }

@@ -52,7 +52,7 @@ extension Repository {
         }
         await store.flights.supersede(key)
         let now = store.clock.now
-        if let stored = result.stored, await keep(stored, for: key, at: now) != nil {
+        if let stored = result.stored, await keep(stored, for: key, at: now, dropOnFailure: true) != nil {
             store.broadcasters.publish(.loaded(stored.value, origin: .write, at: now), for: key)
         } else {
             if result.stored == nil { await dropStored(key) }

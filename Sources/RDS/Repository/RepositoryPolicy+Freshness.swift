@@ -15,7 +15,9 @@ extension RepositoryPolicy {
         guard freshness.isStorable else { return nil }
         return CacheEntry(
             value: value, storedAt: now, expiresAt: now.addingTimeInterval(timeToLive(for: freshness)),
-            validators: validators, initialAge: freshness.age, mustRevalidate: freshness.mustRevalidate)
+            validators: validators, initialAge: freshness.age, mustRevalidate: freshness.mustRevalidate,
+            staleWhileRevalidate: freshness.staleWhileRevalidate.map { min($0, staleWhileRevalidate) },
+            staleIfError: freshness.staleIfError.map { min($0, staleIfError) })
     }
 
     /// `true` when a fresh `entry` has used up the ``refreshAhead`` fraction of its lifetime at `now`.
@@ -26,10 +28,17 @@ extension RepositoryPolicy {
         return now.timeIntervalSince(entry.storedAt) >= fraction * lifetime
     }
 
-    /// `true` when a stale `entry` may stand in for a failed fetch at `now` (``staleIfError``);
-    /// a fresh entry always may, a `must-revalidate` one never once stale.
+    /// `true` when a stale `entry` may stand in for a failed fetch at `now` (its own stale-if-error
+    /// window, else ``staleIfError``); a fresh entry always may, a `must-revalidate` one never once stale.
     func canServeIfError<Value>(_ entry: CacheEntry<Value>, at now: Date) -> Bool {
         if entry.isFresh(at: now) { return true }
-        return !entry.mustRevalidate && now.timeIntervalSince(entry.expiresAt) < staleIfError
+        return !entry.mustRevalidate && now.timeIntervalSince(entry.expiresAt) < (entry.staleIfError ?? staleIfError)
+    }
+
+    /// `true` when a stale `entry` may be served while it is refreshed in the background at `now`
+    /// (its own stale-while-revalidate window, else ``staleWhileRevalidate``); never a `must-revalidate` one.
+    func canServeWhileRevalidating<Value>(_ entry: CacheEntry<Value>, at now: Date) -> Bool {
+        !entry.mustRevalidate
+            && now.timeIntervalSince(entry.expiresAt) < (entry.staleWhileRevalidate ?? staleWhileRevalidate)
     }
 }

@@ -20,7 +20,7 @@ struct EndToEndAdminTests {
         let (gateway, upstream) = try await Self.started()
         let health = try await gateway.get("/health")
         #expect(health.status == 200)
-        #expect(health.text == #"{"status":"ok"}"#)
+        #expect(health.text == #"{"status":"ok","service":"rds-gateway","version":"\#(GatewayVersion.current)"}"#)
         #expect(try await gateway.get("/health/ready").status == 200)
         _ = try await gateway.get("/items/a")
         let metrics = try await gateway.get("/metrics")

@@ -29,6 +29,12 @@ struct EndToEndCommandTests {
         #expect(await GatewayCommand.main(arguments: ["--check-config", file.path], environment: [:]) == 1)
     }
 
+    @Test func main_PrintsTheVersion_ForBothSpellings() async {
+        #expect(await GatewayCommand.main(arguments: ["--version"], environment: [:]) == 0)
+        #expect(await GatewayCommand.main(arguments: ["version"], environment: [:]) == 0)
+        #expect(GatewayVersion.current.split(separator: ".").count == 3)
+    }
+
     @Test func main_ExitsTwo_ForAnUnknownFlag() async {
         #expect(await GatewayCommand.main(arguments: ["--prot", "80"], environment: [:]) == 2)
         #expect(throws: CommandLineError("--port needs a number from 0 to 65535, not \"http\"")) {

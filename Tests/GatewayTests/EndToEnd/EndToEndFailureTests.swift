@@ -4,7 +4,11 @@ import HTTP1
 import Testing
 
 struct EndToEndFailureTests {
-    @Test func get_ServesStaleWithFailureHeaders_WhenUpstreamFailsWithinStaleIfError() async throws {
+    /// RFC 5861 §4: in either `upstreamErrors` mode, `stale-if-error` serves the stored value first.
+    @Test(arguments: UpstreamErrorMode.allCases)
+    func get_ServesStaleWithFailureHeaders_WhenUpstreamFailsWithinStaleIfError(_ mode: UpstreamErrorMode)
+        async throws
+    {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/a") { _, call in
             call == 1
@@ -13,6 +17,7 @@ struct EndToEndFailureTests {
         }
         let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
             settings.staleIfError = 300
+            settings.upstreamErrors = mode
         }
         _ = try await gateway.get("/items/a")
         gateway.clock.advance(by: 61)
@@ -26,8 +31,34 @@ struct EndToEndFailureTests {
         #expect(stale.headers["Age"] == "61")
         gateway.clock.advance(by: 300)
         let tooOld = try await gateway.get("/items/a")
-        #expect(tooOld.status == 502)
-        #expect(tooOld.headers["Content-Type"] == "application/problem+json")
+        if mode == .problem {
+            #expect(tooOld.status == 502)
+            #expect(tooOld.headers["Content-Type"] == "application/problem+json")
+        } else {
+            #expect(tooOld.status == 503)
+            #expect(tooOld.text == "down")
+        }
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    /// RFC 5861 per entry: the upstream's own `stale-if-error` (bounded by the repository's)
+    /// decides how long a stale answer may stand in, not the repository's window alone.
+    @Test func get_HonoursTheUpstreamsStaleIfError_BoundedByTheRepositorys_RFC5861() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { _, call in
+            call == 1
+                ? EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60, stale-if-error=10"], body: "cached")
+                : EndToEndUpstream.Reply(status: 503, body: "down")
+        }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            settings.staleIfError = 300
+        }
+        _ = try await gateway.get("/items/a")
+        gateway.clock.advance(by: 65)
+        #expect(try await gateway.get("/items/a").headers["X-Cache"] == "STALE")
+        gateway.clock.advance(by: 10)
+        #expect(try await gateway.get("/items/a").status == 502)
         await gateway.stop()
         await upstream.stop()
     }
@@ -43,8 +74,9 @@ struct EndToEndFailureTests {
     }
 
     @Test(arguments: [
-        Case(name: "404", status: 404, code: "upstream_not_found", chain: ["fetch_failed", "upstream_not_found"]),
-        Case(name: "5xx", status: 502, code: "upstream_bad_response", chain: ["fetch_failed", "upstream_bad_response"]),
+        Case(
+            name: "5xx", status: 502, code: "upstream_bad_response",
+            chain: ["fetch_failed", "upstream_bad_response", "upstream_reply"]),
         Case(
             name: "timeout", status: 504, code: "upstream_timeout",
             chain: ["fetch_failed", "upstream_timeout", "transport_timeout"]),
@@ -71,7 +103,6 @@ struct EndToEndFailureTests {
             let upstream = try await EndToEndUpstream.start()
             upstream.on("/items/a") { _, _ in
                 switch failure.name {
-                case "404": EndToEndUpstream.Reply(status: 404, body: "no")
                 case "5xx": EndToEndUpstream.Reply(status: 500, body: "boom")
                 default: EndToEndUpstream.Reply(body: "late", delay: .seconds(5))
                 }

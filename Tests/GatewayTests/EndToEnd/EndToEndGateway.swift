@@ -20,6 +20,13 @@ struct EndToEndGateway {
             server: ServerSettings(port: 0, adminToken: adminToken),
             cache: CacheSettings(disk: disk.map { DiskCacheSettings(path: $0.path) }), services: services,
             repositories: repositories)
+        return try await start(configuration: configuration, clock: clock)
+    }
+
+    /// Builds and starts a gateway from a whole configuration (e.g. a loaded file; give it port 0).
+    static func start(configuration: GatewayConfiguration, clock: ManualClock = EndToEndGateway.makeClock())
+        async throws -> EndToEndGateway
+    {
         let container = try await Bootstrap.makeContainer(
             configuration: configuration, clock: clock, logger: RecordingLogger())
         let server = Bootstrap.makeServer(container: container)

@@ -1,3 +1,4 @@
+import Foundation
 import Gateway
 import RDS
 import Testing
@@ -10,6 +11,12 @@ struct GatewayMetricsTests {
         metrics.observeCache(repository: "weather", level: "memory") {
             DatastoreStatistics(entries: 2, bytes: 512, evictions: 1)
         }
+        metrics.observeDisk(repository: "weather") {
+            DatastoreStatistics(
+                entries: 0, bytes: 0, evictions: 0, writeFailures: 4,
+                lastWriteFailure: DatastoreFailure(code: "datastore_write_failed", message: "no space", at: Date()))
+        }
+        metrics.observeDisk(repository: "news") { nil }
         metrics.observeOpenConnections { 3 }
         metrics.observeInFlightBodyBytes { 4_096 }
 
@@ -18,13 +25,13 @@ struct GatewayMetricsTests {
         #expect(
             families.map(\.name) == [
                 "rds_gateway_cache_bytes", "rds_gateway_cache_coalesced_waiters_total", "rds_gateway_cache_entries",
-                "rds_gateway_cache_evictions_total", "rds_gateway_cache_lookups_total",
-                "rds_gateway_http_request_duration_seconds", "rds_gateway_http_requests_in_flight",
-                "rds_gateway_http_requests_total", "rds_gateway_inflight_body_bytes",
-                "rds_gateway_open_connections", "rds_gateway_upstream_auth_retries_total",
-                "rds_gateway_upstream_errors_total", "rds_gateway_upstream_request_duration_seconds",
-                "rds_gateway_upstream_requests_total", "rds_gateway_upstream_token_age_seconds",
-                "rds_gateway_upstream_token_requests_total",
+                "rds_gateway_cache_evictions_total", "rds_gateway_cache_lookups_total", "rds_gateway_disk_degraded",
+                "rds_gateway_disk_write_failures_total", "rds_gateway_http_request_duration_seconds",
+                "rds_gateway_http_requests_in_flight", "rds_gateway_http_requests_total",
+                "rds_gateway_inflight_body_bytes", "rds_gateway_open_connections",
+                "rds_gateway_upstream_auth_retries_total", "rds_gateway_upstream_errors_total",
+                "rds_gateway_upstream_request_duration_seconds", "rds_gateway_upstream_requests_total",
+                "rds_gateway_upstream_token_age_seconds", "rds_gateway_upstream_token_requests_total",
             ])
         let lookups = try #require(families.first { $0.name == "rds_gateway_cache_lookups_total" })
         #expect(lookups.samples.map { $0.labels["result"] } == ["bypass", "hit", "miss", "revalidated", "stale"])
@@ -32,6 +39,9 @@ struct GatewayMetricsTests {
         #expect(value(in: families, "rds_gateway_cache_bytes", ["repository": "weather", "level": "memory"]) == 512)
         #expect(
             value(in: families, "rds_gateway_cache_evictions_total", ["repository": "weather", "level": "memory"]) == 1)
+        #expect(value(in: families, "rds_gateway_disk_degraded", ["repository": "weather"]) == 1)
+        #expect(value(in: families, "rds_gateway_disk_degraded", ["repository": "news"]) == 1)
+        #expect(value(in: families, "rds_gateway_disk_write_failures_total", ["repository": "weather"]) == 4)
         #expect(value(in: families, "rds_gateway_open_connections", [:]) == 3)
         #expect(value(in: families, "rds_gateway_inflight_body_bytes", [:]) == 4_096)
     }

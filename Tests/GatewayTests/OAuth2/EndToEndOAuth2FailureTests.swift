@@ -51,7 +51,7 @@ struct EndToEndOAuth2FailureTests {
         fixture.upstream.on("/items/7") { _, _ in EndToEndUpstream.Reply(status: 401, body: "") }
         let response = try await fixture.gateway.get("/items/7")
         #expect(response.status == 401)
-        #expect(response.text.contains("upstream_rejected"))
+        #expect(response.text.isEmpty, "the upstream's own answer, passed through")
         #expect(fixture.upstream.calls("/items/7") == 2)
         #expect(fixture.endpoint.requestCount == 2)
     }

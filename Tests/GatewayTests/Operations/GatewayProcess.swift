@@ -22,6 +22,9 @@ final class GatewayProcess: Sendable {
     private let log = Mutex(Log())
     private let boundPort = Mutex(0)
 
+    /// The configuration file the gateway was started with.
+    let configFile: URL
+
     /// The port the gateway listens on, from its `started` event.
     var port: Int { boundPort.withLock { $0 } }
 
@@ -32,6 +35,7 @@ final class GatewayProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure(description: "no rds-gateway binary at \(binary.path): build the package first")
         }
+        configFile = config
         process = try ChildProcess(
             executable: binary.path, arguments: [],
             environment: [

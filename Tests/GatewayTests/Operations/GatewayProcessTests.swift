@@ -46,7 +46,7 @@ struct GatewayProcessTests {
     private func waitUntilRefused(port: Int) async throws -> Bool {
         for _ in 0..<200 {
             do {
-                _ = try HealthCheck(port: port, timeoutMilliseconds: 200).status()
+                _ = try HealthCheck(port: port, timeoutMilliseconds: 200).answer()
             } catch .connectFailed {
                 return true
             } catch {
@@ -107,11 +107,35 @@ struct GatewayProcessTests {
         }
     }
 
-    /// Runs the binary with `arguments` to its end and returns its exit status.
-    private static func runBinary(_ arguments: [String]) async throws -> Int32 {
+    @Test func healthcheckSubcommand_FollowsTheConfigAndRDSPort_AndRefusesAForeign200() async throws {
+        try await withGateway { gateway, _ in
+            let config = gateway.configFile
+            // A copy of the running configuration that names the gateway's (non-default) port.
+            let text = try String(contentsOf: config, encoding: .utf8)
+            let pinned = config.deletingLastPathComponent().appendingPathComponent("pinned.json")
+            try Data(text.replacingOccurrences(of: #"{"server": {"#, with: #"{"server": {"port": \#(gateway.port), "#).utf8)
+                .write(to: pinned)
+            #expect(try await Self.runBinary(["healthcheck", "--config", pinned.path]) == 0)
+            #expect(try await Self.runBinary(["healthcheck"], environment: ["RDS_CONFIG": pinned.path]) == 0)
+            #expect(
+                try await Self.runBinary(
+                    ["healthcheck"], environment: ["RDS_CONFIG": config.path, "RDS_PORT": String(gateway.port)]) == 0)
+            #expect(
+                try await Self.runBinary(
+                    ["healthcheck", "--host", "0.0.0.0"],
+                    environment: ["RDS_CONFIG": config.path, "RDS_PORT": String(gateway.port)]) == 0)
+        }
+        let foreign = try CannedHTTPListener(
+            answer: "HTTP/1.1 200 OK\r\nContent-Length: 15\r\n\r\n{\"status\":\"ok\"}")
+        defer { foreign.stop() }
+        #expect(try await Self.runBinary(["healthcheck", "--port", String(foreign.port)]) == 1)
+    }
+
+    /// Runs the binary with `arguments` and exactly `environment` to its end and returns its exit status.
+    private static func runBinary(_ arguments: [String], environment: [String: String] = [:]) async throws -> Int32 {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("rds-gateway")
-        let process = try ChildProcess(executable: binary.path, arguments: arguments, environment: [:])
+        let process = try ChildProcess(executable: binary.path, arguments: arguments, environment: environment)
         for await _ in process.standardError {}
         return await process.exitStatus()
     }

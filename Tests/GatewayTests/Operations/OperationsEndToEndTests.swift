@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import HTTP1
+import RDSTesting
 import Testing
 
 /// Metrics, request ids and readiness through the whole gateway (Bootstrap, real sockets, port 0,
@@ -108,6 +109,66 @@ struct OperationsEndToEndTests {
         await upstream.stop()
     }
 
+    @Test func ready_ListsWarmUpFailures_WithTheirErrorCodes() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/ok") { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: "{}") }
+        upstream.on("/items/down") { _, _ in EndToEndUpstream.Reply(status: 503, body: "{}") }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { settings in
+            settings.warmUp = ["/items/ok", "/items/down"]
+        }
+        await Bootstrap.warmUp(container: gateway.container)
+        let after = try await gateway.get("/health/ready")
+
+        #expect(after.status == 200)  // the key is loaded on demand later: not a reason to refuse traffic
+        #expect(after.json["warm_up"] as? String == "failed")
+        let failures = try #require(after.json["warm_up_failures"] as? [[String: String]])
+        #expect(failures.count == 1)
+        #expect(failures.first?["repository"] == "items")
+        #expect(failures.first?["key"]?.contains("/items/down") == true)
+        #expect(failures.first?["error"] == "upstream_bad_response")
+        let logged = (gateway.container.logger as? RecordingLogger)?.entries.filter { $0.event == "warm_up" }
+        #expect(logged?.compactMap { $0.fields["error"] } == [.string("upstream_bad_response")])
+        await gateway.stop()
+        await upstream.stop()
+    }
+
+    /// `server.requireWarmUp: true` in the file: the same failed warm-up makes `/health/ready` 503,
+    /// and the warm-up is tried again (after 1 s on the clock) until it loads every key.
+    @Test func ready_Is503AfterAFailedWarmUp_UntilARetryLoadsEveryKey_WhenRequired() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/flaky") { _, call in
+            call == 1 ? EndToEndUpstream.Reply(status: 503, body: "{}") : EndToEndUpstream.Reply(headers: Self.fresh, body: "{}")
+        }
+        let file = """
+            {"server": {"port": 0, "requireWarmUp": true},
+             "services": {"up": {"baseURL": "\(upstream.baseURL)"}},
+             "repositories": {"items": {"route": "/items/{id}", "service": "up", "warmUp": ["/items/flaky"]}}}
+            """
+        let configuration = try ConfigurationLoader(environment: [:]).load(data: Data(file.utf8), file: "required.json")
+        #expect(configuration.server.requireWarmUp)
+        let gateway = try await EndToEndGateway.start(configuration: configuration)
+        let warmUp = Task { await Bootstrap.warmUp(container: gateway.container) }
+        for _ in 0..<2_000 where gateway.container.readiness.report().warmUp != "failed" {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let failed = try await gateway.get("/health/ready")
+        #expect(failed.status == 503)
+        #expect(failed.json["warm_up"] as? String == "failed")
+        // The retry waits on the manual clock: advance it until the second round has run.
+        for _ in 0..<2_000 where upstream.calls("/items/flaky") < 2 {
+            gateway.clock.advance(by: 1)
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        try #require(upstream.calls("/items/flaky") == 2)
+        await warmUp.value
+        let ready = try await gateway.get("/health/ready")
+        #expect(ready.status == 200)
+        #expect(ready.json["warm_up"] as? String == "done")
+        #expect(upstream.calls("/items/flaky") == 2)
+        await gateway.stop()
+        await upstream.stop()
+    }
+
     @Test func ready_Is503WhileWarmUpRuns_ThenReady() async throws {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/w") { _, _ in EndToEndUpstream.Reply(headers: Self.fresh, body: "{}", waitForGate: true) }
@@ -128,6 +189,7 @@ struct OperationsEndToEndTests {
         #expect(live.status == 200)
         #expect(after.status == 200)
         #expect(after.json["warm_up"] as? String == "done")
+        #expect(after.json["warm_up_failures"] == nil)
         let upstreams = try #require(after.json["upstreams"] as? [[String: Any]])
         #expect(upstreams.first?["service"] as? String == "up")
         #expect(upstreams.first?["status"] as? String == "ok")

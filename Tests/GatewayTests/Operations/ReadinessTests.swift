@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import RDS
 import RDSTesting
+import Synchronization
 import Testing
 
 struct ReadinessTests {
@@ -61,6 +62,34 @@ struct ReadinessTests {
         }
     }
 
+    @Test func report_SaysDegradedButStaysReady_WhileARepositorysDiskLevelFails() async throws {
+        try await withTemporaryDirectory { cache in
+            let readiness = Readiness(cacheDirectory: cache, services: [])
+            let failure = DatastoreFailure(
+                code: "datastore_write_failed", message: "open failed: Not a directory",
+                at: Date(timeIntervalSince1970: 1_000_000))
+            let statistics = Mutex(DatastoreStatistics(entries: 0, bytes: 0, evictions: 0))
+            readiness.observeDisk(repository: "weather") { statistics.withLock { $0 } }
+            #expect(readiness.report().diskCache == "writable")
+
+            let degraded = DatastoreStatistics(
+                entries: 0, bytes: 0, evictions: 0, writeFailures: 1, lastWriteFailure: failure)
+            statistics.withLock { $0 = degraded }
+            readiness.observeDisk(repository: "news") { nil }
+            let report = readiness.report()
+
+            #expect(report.ready)
+            #expect(report.diskCache == "degraded")
+            #expect(report.diskLevels.map(\.repository) == ["news", "weather"])
+            #expect(report.diskLevels.map(\.status) == [.unavailable, .degraded])
+            let json = try #require(JSONSerialization.jsonObject(with: Data(report.jsonBytes())) as? [String: Any])
+            let levels = try #require(json["disk_levels"] as? [[String: Any]])
+            #expect(levels[1]["write_failures"] as? Int == 1)
+            #expect(levels[1]["last_error"] as? String == "open failed: Not a directory")
+            #expect(levels[1]["last_failure"] as? String == "1970-01-12T13:46:40Z")
+        }
+    }
+
     @Test func report_ListsEachUpstreamsRecentStatus_WithoutAffectingReadiness() throws {
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_000_000))
         let readiness = Readiness(cacheDirectory: nil, services: ["weather", "search"], clock: clock)
@@ -85,6 +114,39 @@ struct ReadinessTests {
         let upstreams = try #require(json["upstreams"] as? [[String: Any]])
         #expect(upstreams[1]["last_error"] as? String == "upstream_timeout")
         #expect(upstreams[1]["last_failure"] as? String == "1970-01-12T13:46:45Z")
+    }
+
+    @Test func warmUpFailures_AreBounded_AndForgottenByTheNextRound() {
+        let readiness = Readiness(cacheDirectory: nil, services: [])
+        readiness.warmUpStarted()
+        for index in 0..<(Readiness.maxWarmUpFailures + 5) {
+            readiness.warmUpFailed(WarmUpFailure(repository: "r", key: "/k/\(index)", error: "upstream_timeout"))
+        }
+        readiness.warmUpFinished()
+        let failed = readiness.report()
+        #expect(failed.ready)
+        #expect(failed.warmUp == "failed")
+        #expect(failed.warmUpFailures?.count == Readiness.maxWarmUpFailures)
+        readiness.warmUpStarted()
+        readiness.warmUpFinished()
+        #expect(readiness.report().warmUp == "done")
+        #expect(readiness.report().warmUpFailures == nil)
+    }
+
+    /// `server.requireWarmUp`: a warm-up that could not load a key leaves the gateway unready
+    /// (503) until a later warm-up round loads everything.
+    @Test func requireWarmUp_KeepsTheGatewayUnready_AfterAFailedWarmUp() {
+        let readiness = Readiness(cacheDirectory: nil, services: [], requireWarmUp: true)
+        readiness.warmUpStarted()
+        readiness.warmUpFailed(WarmUpFailure(repository: "r", key: "/k", error: "upstream_unavailable"))
+        readiness.warmUpFinished()
+        let failed = readiness.report()
+        #expect(!failed.ready)
+        #expect(failed.httpStatus == 503)
+        #expect(failed.warmUp == "failed")
+        readiness.warmUpStarted()
+        readiness.warmUpFinished()
+        #expect(readiness.report().ready)
     }
 }
 

@@ -4,8 +4,10 @@ import HTTP1
 ///
 /// Parsing never fails: names are case-insensitive, arguments may be tokens or quoted strings
 /// (with `\` escapes and commas inside), every field line of a message counts, and anything that
-/// is not a directive is skipped up to the next comma. When a directive repeats, its first
-/// occurrence wins (RFC 9111 §4.2.1).
+/// is not a directive is skipped up to the next comma. When a directive repeats with the same
+/// argument it counts once; a delta-seconds directive repeated with *different* arguments
+/// (`max-age=60, max-age=5`) reads as `0`, the response stale (RFC 9111 §4.2.1 allows either the
+/// first occurrence or stale; a shared cache takes the conservative one).
 public struct CacheControl: Sendable, Hashable {
     /// The largest delta-seconds value kept; larger ones are read as this (RFC 9111 §1.2.2).
     public static let maximumDeltaSeconds = 2_147_483_648
@@ -40,13 +42,16 @@ public struct CacheControl: Sendable, Hashable {
 
     /// The first `name` directive's argument as delta-seconds (RFC 9111 §1.2.2); `nil` when absent.
     ///
-    /// An argument that is missing or not a non-negative integer reads as `0`, the conservative
+    /// An argument that is missing or not a non-negative integer, or a repetition with another
+    /// argument, reads as `0`, the conservative
     /// choice for a shared cache (the response counts as stale); huge values read as
     /// ``maximumDeltaSeconds``.
     public func deltaSeconds(_ name: String) -> Int? {
         let name = name.lowercased()
-        guard let directive = directives.first(where: { $0.name == name }) else { return nil }
-        guard let digits = directive.value, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        let occurrences = directives.filter { $0.name == name }
+        guard let directive = occurrences.first else { return nil }
+        guard occurrences.allSatisfy({ $0.value == directive.value }),
+            let digits = directive.value, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         else { return 0 }
         return Int(digits).map { min($0, Self.maximumDeltaSeconds) } ?? Self.maximumDeltaSeconds
     }

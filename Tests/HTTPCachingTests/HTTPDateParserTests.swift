@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import HTTPCaching
 import HTTP1
 import Testing
 
@@ -16,8 +16,13 @@ struct HTTPDateParserTests {
         "0", "", "yesterday", "Sun, 06 Nov 1994 08:49 GMT", "Sun, 32 Nov 1994 08:49:37 GMT",
         "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 PST",
         "-1", "Sun, 06 Nov 19945 08:49:37 GMT",
+        // RFC 9110 §5.6.7, strictly: none of these is one of the three forms.
+        "Sun 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37", "Sun, 6 Nov 1994 08:49:37 GMT",
+        "Sun, 06-Nov-1994 08:49:37 GMT", "Sunday, 06 Nov 94 08:49:37 GMT", "sun, 06 nov 1994 08:49:37 gmt",
+        "Sun, 06 Nov 1994 08:49:37 GMT extra", "1994-11-06T08:49:37Z", "Sun Nov 6 08:49:37 1994",
+        "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC",
     ])
-    func parse_ReturnsNil_ForInvalidDate(_ text: String) {
+    func parse_ReturnsNil_ForAnythingButTheThreeForms_RFC9110_5_6_7(_ text: String) {
         #expect(HTTPDateParser.parse(text) == nil)
     }
 

@@ -1,4 +1,4 @@
-import Gateway
+import HTTPCaching
 import Testing
 
 struct CacheControlTests {
@@ -31,9 +31,14 @@ struct CacheControlTests {
         #expect(CacheControl(testCase.field).directives == testCase.expected)
     }
 
-    @Test func deltaSeconds_FirstOccurrenceWins_WhenRepeated() {
-        #expect(CacheControl("max-age=60, max-age=0").maxAge == 60)
-        #expect(CacheControl(fieldValues: ["max-age=0", "max-age=60"]).maxAge == 0)
+    /// RFC 9111 §4.2.1: a directive repeated with different values makes the response stale;
+    /// the same value repeated counts once.
+    @Test(arguments: [
+        (["max-age=60, max-age=0"], 0), (["max-age=0", "max-age=60"], 0), (["max-age=60", "max-age=60"], 60),
+        (["max-age=60, max-age=30"], 0), (["max-age=60, max-age"], 0),
+    ])
+    func deltaSeconds_RepeatedWithOtherValue_IsStale_RFC9111_4_2_1(_ fields: [String], _ seconds: Int) {
+        #expect(CacheControl(fieldValues: fields).maxAge == seconds)
     }
 
     @Test(arguments: [

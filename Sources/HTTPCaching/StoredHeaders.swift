@@ -1,0 +1,30 @@
+import HTTP1
+
+/// Updating a stored response's header fields from a newer response (RFC 9111 §3.2), as a 304
+/// to a revalidation asks (§4.3.4).
+public enum StoredHeaders {
+    /// Fields a newer response never replaces: the framing `Content-Length` (§3.2).
+    public static let keptFromStored: Set<String> = ["content-length"]
+
+    /// `stored` with every field of `newer` added, replacing the stored fields of the same name
+    /// in place (all of a name's lines at the first one's position); fields new to the response
+    /// are appended in `newer`'s order. Hop-by-hop fields are the caller's to drop beforehand.
+    public static func updated(_ stored: HTTPHeaders, with newer: HTTPHeaders) -> HTTPHeaders {
+        let replacing = newer.fields.filter { !keptFromStored.contains($0.name.lowercased()) }
+        let names = Set(replacing.map { $0.name.lowercased() })
+        var placed: Set<String> = []
+        var result: [(name: String, value: String)] = []
+        for field in stored.fields {
+            let name = field.name.lowercased()
+            guard names.contains(name) else {
+                result.append(field)
+                continue
+            }
+            if placed.insert(name).inserted {
+                result += replacing.filter { $0.name.lowercased() == name }
+            }
+        }
+        result += replacing.filter { !placed.contains($0.name.lowercased()) }
+        return HTTPHeaders(result)
+    }
+}
