@@ -23,6 +23,8 @@ public final class GatewayDependencyContainer: Sendable {
     public let metrics: GatewayMetrics
     /// What `/health/ready` reports.
     public let readiness: Readiness
+    /// The last problem answers with their error chains (kept across reloads).
+    public let recentProblems: RecentProblems
     /// The demo upstream running in this process, when a service uses `embedded:demo`.
     public let embeddedDemo: EmbeddedDemo?
     /// The Server-Sent Events of every watched resource, rendered once per state.
@@ -76,6 +78,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.metrics = metrics
         if let inFlightBodies, previous == nil { metrics.observeInFlightBodyBytes { inFlightBodies.bytesInUse } }
         self.readiness = readiness
+        self.recentProblems = previous?.recentProblems ?? RecentProblems(clock: clock)
         var parts = Parts()
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {

@@ -61,6 +61,32 @@ extension OpenAPIDocument {
                 "responses": {"200": {"description": "Metrics are available."}}
               }
             },
+            "/admin/": {
+              "get": {
+                "summary": "The live status page (HTML, no external assets)",
+                "operationId": "statusPage",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "responses": {
+                  "200": {"description": "The page; add `?follow=<path>` to follow resources.", "content": {"text/html": {"schema": {"type": "string"}}}},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"}
+                }
+              }
+            },
+            "/admin/errors": {
+              "get": {
+                "summary": "The last 50 problem answers with their error chains, newest first",
+                "operationId": "errors",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "responses": {
+                  "200": {"description": "The problems.", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/RecentProblem"}}}}},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"}
+                }
+              }
+            },
             "/admin/openapi.json": {
               "get": {
                 "summary": "This description, with the repository routes of the running configuration",
@@ -238,6 +264,15 @@ extension OpenAPIDocument {
                 "type": "object",
                 "required": ["status"],
                 "properties": {"status": {"type": "integer"}, "contentType": {"type": "string"}, "etag": {"type": "string"}, "body": {}, "bodyBase64": {"type": "string"}}
+              },
+              "RecentProblem": {
+                "type": "object",
+                "required": ["at", "method", "path", "status", "requestId", "error"],
+                "properties": {
+                  "at": {"type": "string"}, "method": {"type": "string"}, "path": {"type": "string"},
+                  "status": {"type": "integer"}, "requestId": {"type": "string"},
+                  "error": {"type": "string", "description": "The chain, outermost link first: `code: message {details} <- …`."}
+                }
               },
               "Accepted": {
                 "type": "object",

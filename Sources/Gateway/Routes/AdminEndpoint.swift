@@ -3,6 +3,10 @@ import HTTP1
 /// The admin endpoints the router answers: the method each takes and its path template, as the
 /// OpenAPI description (`GET /admin/openapi.json`) names them.
 enum AdminEndpoint: Hashable, Sendable {
+    /// `GET /admin/`: the live status page (HTML).
+    case statusPage
+    /// `GET /admin/errors`: the last problem answers with their error chains.
+    case errors
     /// `POST /admin/reload`: reload the configuration file.
     case reload
     /// `GET /admin/openapi.json`: the API description.
@@ -13,13 +17,14 @@ enum AdminEndpoint: Hashable, Sendable {
     case resource(AdminResourceAction)
 
     /// Every admin endpoint.
-    static let all: [AdminEndpoint] = [.reload, .openAPI, .repositories] + AdminResourceAction.allCases.map(resource)
+    static let all: [AdminEndpoint] =
+        [.statusPage, .errors, .reload, .openAPI, .repositories] + AdminResourceAction.allCases.map(resource)
 
     /// The one method the endpoint answers.
     var method: HTTPMethod {
         switch self {
         case .reload: .post
-        case .openAPI, .repositories: .get
+        case .statusPage, .errors, .openAPI, .repositories: .get
         case .resource(let action): action.method
         }
     }
@@ -27,6 +32,8 @@ enum AdminEndpoint: Hashable, Sendable {
     /// The path template, `{name}` standing for a repository name.
     var template: String {
         switch self {
+        case .statusPage: "/admin/"
+        case .errors: "/admin/errors"
         case .reload: "/admin/reload"
         case .openAPI: "/admin/openapi.json"
         case .repositories: "/admin/repositories"

@@ -19,6 +19,8 @@ extension GatewayRouter {
             return refuse(.methodNotAllowed, "\(method) only", path: path, allow: method)
         }
         switch endpoint {
+        case .statusPage: return StatusPage.response
+        case .errors: return JSONResponse.make(container.recentProblems.jsonObjects)
         case .reload: return await reloadConfiguration(path: path)
         case .openAPI: return OpenAPIDocument.response(routes: container.routes)
         case .repositories: return JSONResponse.make(container.routes.map(describe))
