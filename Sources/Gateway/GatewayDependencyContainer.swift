@@ -25,6 +25,8 @@ public final class GatewayDependencyContainer: Sendable {
     public let metrics: GatewayMetrics
     /// What `/health/ready` reports.
     public let readiness: Readiness
+    /// The last problem answers with their error chains (kept across reloads).
+    public let recentProblems: RecentProblems
     /// The demo upstream running in this process, when a service uses `embedded:demo`.
     public let embeddedDemo: EmbeddedDemo?
     /// The Server-Sent Events of every watched resource, rendered once per state.
@@ -80,6 +82,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.metrics = metrics
         if let inFlightBodies, previous == nil { metrics.observeInFlightBodyBytes { inFlightBodies.bytesInUse } }
         self.readiness = readiness
+        self.recentProblems = previous?.recentProblems ?? RecentProblems(clock: clock)
         let credentials = Self.makeCredentials(
             configuration, previous: previous, clock: clock, logger: logger, transport: transport, metrics: metrics)
         self.credentials = credentials

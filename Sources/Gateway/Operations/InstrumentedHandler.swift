@@ -21,6 +21,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     private let metrics: GatewayMetrics
     private let logger: any Logger
     private let classify: Classifier
+    private let recentProblems: RecentProblems?
 
     /// Wraps `inner`.
     /// - Parameters:
@@ -28,11 +29,16 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     ///   - metrics: Where requests and cache results are counted.
     ///   - logger: Where the per-request lines go (at `info`, or `error` for 5xx answers to clients still there).
     ///   - classify: Names the route of a request, ``RouteClassification/unmatched`` when none.
-    public init(wrapping inner: Inner, metrics: GatewayMetrics, logger: any Logger, classify: @escaping Classifier) {
+    ///   - recentProblems: Keeps each problem answer with its error chain, for `GET /admin/errors`.
+    public init(
+        wrapping inner: Inner, metrics: GatewayMetrics, logger: any Logger, classify: @escaping Classifier,
+        recentProblems: RecentProblems? = nil
+    ) {
         self.inner = inner
         self.metrics = metrics
         self.logger = logger
         self.classify = classify
+        self.recentProblems = recentProblems
     }
 
     /// The fast path: asks `inner` first, so that a request it cannot answer at once costs nothing more.
@@ -93,6 +99,10 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         fields.append(("route", .string(classification.route)))
         fields.append(("status", .int(status)))
         logger.log(status >= 500 ? .error : .info, "request", orderedFields: fields)
+        if let error, !clientGone {
+            recentProblems?.record(
+                method: method, path: String(request.path), status: status, requestID: id.value, chain: error)
+        }
         var response = response
         response.headers[RequestID.headerName] = id.value
         return response

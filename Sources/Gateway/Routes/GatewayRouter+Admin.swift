@@ -3,9 +3,7 @@ import HTTP1
 import RDS
 
 extension GatewayRouter {
-    /// `POST /admin/reload`, `/admin/repositories`, `…/{name}/state?path=`,
-    /// `…/{name}/refresh?path=[&wait=false]` and
-    /// `…/{name}/cache[?path=]`, after the access check.
+    /// The ``AdminEndpoint``s, after the access check.
     func admin(_ request: HTTPRequest) async -> HTTPResponse {
         let path = request.path
         if let refusal = adminAccess.refusal(for: request) {
@@ -13,22 +11,29 @@ extension GatewayRouter {
             if refusal.kind == .unauthorized { headers["WWW-Authenticate"] = #"Bearer realm="rds-gateway""# }
             return ProblemResponse.make(refusal, path: path, headers: headers)
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2)
-        if parts.first == "reload", parts.count == 1 {
-            guard request.method == .post else {
-                return refuse(.methodNotAllowed, "POST only", path: path, allow: "POST")
-            }
-            return await reloadConfiguration(path: path)
-        }
-        guard parts.first == "repositories" else {
+        guard let (endpoint, name) = AdminEndpoint.match(path) else {
             return refuse(.routeNotFound, "No admin endpoint \(path)", path: path)
         }
-        if parts.count == 1 {
-            guard request.method == .get else { return refuse(.methodNotAllowed, "GET only", path: path, allow: "GET") }
-            return JSONResponse.make(container.routes.map(describe))
+        guard request.method == endpoint.method else {
+            let method = endpoint.method.rawValue
+            return refuse(.methodNotAllowed, "\(method) only", path: path, allow: method)
         }
-        guard parts.count == 3 else { return refuse(.routeNotFound, "No admin endpoint \(path)", path: path) }
-        let name = String(parts[parts.startIndex + 1])
+        switch endpoint {
+        case .statusPage: return StatusPage.response
+        case .errors: return JSONResponse.make(container.recentProblems.jsonObjects)
+        case .reload: return await reloadConfiguration(path: path)
+        case .openAPI: return OpenAPIDocument.response(routes: container.routes)
+        case .repositories: return JSONResponse.make(container.routes.map(describe))
+        case .resource(let action):
+            return await repositoryAdmin(action, name: String(name ?? ""), request: request)
+        }
+    }
+
+    /// The endpoints of one repository: `state`, `refresh` and `cache`.
+    private func repositoryAdmin(
+        _ action: AdminResourceAction, name: String, request: HTTPRequest
+    ) async -> HTTPResponse {
+        let path = request.path
         guard let route = container.route(named: name), let repository = container.makeRepository(named: name) else {
             return refuse(.repositoryNotFound, "No repository named \"\(name)\"", path: path)
         }
@@ -37,8 +42,8 @@ extension GatewayRouter {
         if query["path"] != nil, key == nil {
             return refuse(.badRequest, "The path does not match the route \(route.template)", path: path)
         }
-        switch (parts.last, request.method) {
-        case ("state", .get):
+        switch action {
+        case .state:
             guard let key else { return refuse(.badRequest, "state needs ?path=", path: path) }
             var object = ResourceStateJSON.object(repository.state(of: key))
             object["key"] = key.description
@@ -52,7 +57,7 @@ extension GatewayRouter {
                 }
             }
             return JSONResponse.make(object)
-        case ("refresh", .post):
+        case .refresh:
             guard let key else { return refuse(.badRequest, "refresh needs ?path=", path: path) }
             let variants = route.variants.variants(of: key).filter { $0 != key }
             if query["wait"] == "false" {
@@ -72,7 +77,7 @@ extension GatewayRouter {
             var response = RepositoryResponse.make(answer, request: request, now: container.clock.now)
             response.headers.add(name: "X-Refreshed-Variants", value: String(variants.count))
             return response
-        case ("cache", .delete):
+        case .cache:
             do {
                 if let key {
                     for variant in [key] + route.variants.variants(of: key) { try await repository.purge(variant) }
@@ -83,10 +88,6 @@ extension GatewayRouter {
             } catch {
                 return ProblemResponse.make(error, path: path, repository: name)
             }
-        case ("state", _): return refuse(.methodNotAllowed, "GET only", path: path, allow: "GET")
-        case ("refresh", _): return refuse(.methodNotAllowed, "POST only", path: path, allow: "POST")
-        case ("cache", _): return refuse(.methodNotAllowed, "DELETE only", path: path, allow: "DELETE")
-        default: return refuse(.routeNotFound, "No admin endpoint \(path)", path: path)
         }
     }
 
