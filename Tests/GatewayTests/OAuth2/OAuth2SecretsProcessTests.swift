@@ -56,7 +56,8 @@ struct OAuth2SecretsProcessTests {
         endpoint.revokeAll()
         #expect(try await get("/items/2").status == 503)
         for target in [
-            "/health/ready", "/metrics", "/admin/repositories", "/admin/repositories/items/state?path=/items/1",
+            "/health/ready", "/metrics", "/admin/", "/admin/errors", "/admin/repositories",
+            "/admin/repositories/items/state?path=/items/1",
             "/admin/repositories/items/state?path=/items/2",
         ] {
             _ = try await get(target)
