@@ -5,6 +5,18 @@ import Testing
 
 /// Which request fields go upstream and which of them key the cache (issue 9, RFC 9111 §4.1, §4.4).
 struct EndToEndForwardingTests {
+    /// An upstream whose `/items/v` varies on `X-Trace` (body `<trace or none>#<call>`, fresh for a
+    /// minute) behind a gateway forwarding every field.
+    private static func startVaryingOnXTrace() async throws -> (EndToEndUpstream, EndToEndGateway) {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/v") { request, call in
+            EndToEndUpstream.Reply(
+                headers: ["Cache-Control": "max-age=60", "Vary": "X-Trace"],
+                body: "\(request.headers["X-Trace"] ?? "none")#\(call)")
+        }
+        return (upstream, try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.forwardHeaders = ["*"] })
+    }
+
     /// RFC 9111 §4.4: a write's `Content-Type` (forwarded) no longer keys the cache, so the write's
     /// answer lands under the key a `GET` uses and the `GET`'s old entry is replaced.
     @Test func write_StoresUnderTheReadKey_WhenContentTypeIsForwarded_RFC9111_4_4() async throws {
@@ -86,13 +98,7 @@ struct EndToEndForwardingTests {
     /// before the gateway knew the resource varies) is never served to a request with the field,
     /// neither on the event-loop fast path nor on the task path (`max-stale`).
     @Test func forwardAll_StoredVariantWithoutTheField_IsNotServedToARequestWithIt_RFC9111_4_1() async throws {
-        let upstream = try await EndToEndUpstream.start()
-        upstream.on("/items/v") { request, call in
-            EndToEndUpstream.Reply(
-                headers: ["Cache-Control": "max-age=60", "Vary": "X-Trace"],
-                body: "\(request.headers["X-Trace"] ?? "none")#\(call)")
-        }
-        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.forwardHeaders = ["*"] }
+        let (upstream, gateway) = try await Self.startVaryingOnXTrace()
         #expect(try await gateway.get("/items/v").text == "none#1")
         #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).text == "a#2")
         #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).headers["X-Cache"] == "HIT")
@@ -158,13 +164,7 @@ struct EndToEndForwardingTests {
     /// lists each variant (credentials hidden) and a refresh fetches every variant again with its
     /// own request fields.
     @Test func adminStateAndRefreshByPath_AddressEveryVariant() async throws {
-        let upstream = try await EndToEndUpstream.start()
-        upstream.on("/items/v") { request, call in
-            EndToEndUpstream.Reply(
-                headers: ["Cache-Control": "max-age=60", "Vary": "X-Trace"],
-                body: "\(request.headers["X-Trace"] ?? "none")#\(call)")
-        }
-        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.forwardHeaders = ["*"] }
+        let (upstream, gateway) = try await Self.startVaryingOnXTrace()
         #expect(try await gateway.get("/items/v", headers: ["X-Trace": "a"]).text == "a#2")
         #expect(try await gateway.get("/items/v", headers: ["X-Trace": "b"]).text == "b#3")
 
