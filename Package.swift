@@ -5,6 +5,7 @@ let package = Package(
     name: "rds-gateway",
     products: [
         .library(name: "RDS", targets: ["RDS"]),
+        .library(name: "Sockets", targets: ["Sockets"]),
         .library(name: "HTTP1", targets: ["HTTP1"]),
         .library(name: "HTTPCaching", targets: ["HTTPCaching"]),
         .library(name: "RDSTesting", targets: ["RDSTesting"]),
@@ -12,15 +13,17 @@ let package = Package(
     ],
     targets: [
         .target(name: "RDS"),
-        .target(name: "HTTP1"),
+        .target(name: "Sockets"),
+        .target(name: "HTTP1", dependencies: ["Sockets"]),
         .target(name: "HTTPCaching", dependencies: ["HTTP1"]),
-        .target(name: "Gateway", dependencies: ["RDS", "HTTP1", "HTTPCaching"]),
+        .target(name: "Gateway", dependencies: ["RDS", "Sockets", "HTTP1", "HTTPCaching"]),
         .target(name: "RDSTesting", dependencies: ["RDS"]),
         .executableTarget(name: "rds-gateway", dependencies: ["Gateway"]),
         .testTarget(name: "RDSTests", dependencies: ["RDS", "RDSTesting"]),
-        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),
+        .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "Sockets"]),
         .testTarget(name: "HTTPCachingTests", dependencies: ["HTTPCaching", "HTTP1"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HTTPCaching", "RDS", "HTTP1", "RDSTesting"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HTTPCaching", "RDS", "Sockets", "HTTP1", "RDSTesting"]),
     ]
 )
 

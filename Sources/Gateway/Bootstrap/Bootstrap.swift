@@ -1,6 +1,7 @@
 import Foundation
 import HTTP1
 import RDS
+import Sockets
 
 /// The composition root: the only place that builds providers, datastores, services and servers
 /// from the configuration. Tests call it with an in-memory configuration and port 0.

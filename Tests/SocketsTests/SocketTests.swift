@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import HTTP1
+@testable import Sockets
 
 /// The socket layer alone: addresses, listening, non-blocking reads and writes, epoll readiness.
 struct SocketTests {
