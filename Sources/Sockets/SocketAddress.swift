@@ -10,6 +10,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     public init(storage: sockaddr_storage, length: socklen_t) {
         self.storage = storage
         self.length = length
+        unixPath = nil
     }
 
     /// Resolves `host` (an IPv4 or IPv6 literal, optionally in brackets, or a name such as
@@ -39,7 +40,30 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         self.init(storage: storage, length: length)
     }
 
-    /// `AF_INET` or `AF_INET6`.
+    /// A Unix-domain socket address for the file at `path`.
+    /// - Throws: `SocketError` (`ENAMETOOLONG`) when the path does not fit in `sun_path`.
+    public init(unixPath path: String) throws {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard !bytes.isEmpty, bytes.count < capacity else {
+            throw SocketError(operation: "unix(\(path))", code: ENAMETOOLONG, message: "path too long or empty")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { target in
+            withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
+        }
+        let length = MemoryLayout<sa_family_t>.size + bytes.count + 1
+        self.init(storage: storage, length: socklen_t(length))
+        unixPath = path
+    }
+
+    /// The file of a Unix-domain address made by ``init(unixPath:)``.
+    public private(set) var unixPath: String?
+
+    /// `AF_INET`, `AF_INET6` or `AF_UNIX`.
     public var family: Int32 { Int32(storage.ss_family) }
 
     /// The port in host byte order.
@@ -77,7 +101,10 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// `host:port`, with IPv6 hosts in brackets.
-    public var description: String { family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String {
+        if let unixPath { return "unix:\(unixPath)" }
+        return family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
 
     /// Calls `body` with the address as a `sockaddr` pointer and its length.
     public func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {

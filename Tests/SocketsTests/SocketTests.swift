@@ -20,6 +20,22 @@ struct SocketTests {
         #expect(address.description == "[::1]:8080")
     }
 
+    @Test func unixAddress_ConnectsToAListenerOnThatFile() throws {
+        let path = "/tmp/rds-sockets-\(getpid()).sock"
+        unlink(path)
+        defer { unlink(path) }
+        let address = try SocketAddress(unixPath: path)
+        #expect(address.family == AF_UNIX)
+        #expect(address.description == "unix:\(path)")
+        let listener = try Socket.listen(on: address, backlog: 1)
+        defer { listener.close() }
+        let (client, _) = try Socket.connect(to: address)
+        defer { client.close() }
+        #expect(client.wait(for: Int16(POLLOUT), until: .now + .seconds(1)))
+        #expect(client.pendingError() == 0)
+        #expect(throws: SocketError.self) { try SocketAddress(unixPath: String(repeating: "x", count: 200)) }
+    }
+
     @Test func socketAddress_RejectsPortOutOfRange() {
         #expect(throws: SocketError.self) { try SocketAddress(host: "127.0.0.1", port: 70_000) }
     }
