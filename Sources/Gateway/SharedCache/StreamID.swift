@@ -19,6 +19,9 @@ struct StreamID: Sendable, Comparable, CustomStringConvertible {
     }
 
     /// `0-0`: before every entry.
+    static let zero = StreamID(milliseconds: 0, sequence: 0)
+
+    /// `true` for `0-0`.
     var isZero: Bool { milliseconds == 0 && sequence == 0 }
 
     /// The smallest id after this one.
