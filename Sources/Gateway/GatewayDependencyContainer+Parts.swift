@@ -71,7 +71,9 @@ extension GatewayDependencyContainer {
             let datastore = Self.chain(
                 name, memory: level1, disk: level2, shared: sharedCache, policy: settings.repositoryPolicy, clock: clock,
                 logger: logger)
-            let store = RepositoryStore(datastore: datastore, clock: clock, logger: logger)
+            let store = RepositoryStore(
+                datastore: datastore, clock: clock, logger: logger,
+                coordinator: sharedCache.map { RedisFetchCoordinator<ResourceKey>(repository: name, shared: $0) })
             if let sharedCache {
                 sharedCache.register(name, target: Self.sharedTarget(memory: level1, disk: level2, store: store))
             }

@@ -15,7 +15,7 @@ public final class SharedCacheMetrics: Sendable {
             type: .gauge, labelNames: [])
         events = registry.callback(
             "rds_gateway_shared_cache_events_total",
-            help: "Shared cache events: error, fallback, hit, miss, announced, applied, flush.", type: .counter,
+            help: "Shared cache events: error, fallback, hit, miss, announced, applied, lease_wait, flush.", type: .counter,
             labelNames: ["event"])
     }
 
@@ -26,7 +26,7 @@ public final class SharedCacheMetrics: Sendable {
             let now = statistics()
             return [
                 ("error", now.errors), ("fallback", now.fallbacks), ("hit", now.hits), ("miss", now.misses),
-                ("announced", now.announced), ("applied", now.applied), ("flush", now.flushes),
+                ("announced", now.announced), ("applied", now.applied), ("lease_wait", now.leaseWaits), ("flush", now.flushes),
             ].map { MetricReading(labelValues: [$0.0], value: Double($0.1)) }
         }
     }

@@ -46,8 +46,9 @@ extension SharedCache {
                 }
                 if case .error(let text) = replies[1] { throw RedisClient.replyError(text, command: RedisCommand("XREAD")) }
                 for entry in try RedisStreamEntry.entries(inReadReply: replies[1]) {
-                    if let message = InvalidationMessage(entry), message.replica != replicaID {
-                        await apply(message)
+                    if let message = InvalidationMessage(entry) {
+                        if message.replica != replicaID { await apply(message) }
+                        waiters.fire(repository: message.repository, key: message.key)
                     }
                     if let id = StreamID(entry.id), id > current.id {
                         current = StreamPosition(id: id, added: current.added + 1)
@@ -111,6 +112,7 @@ extension SharedCache {
     func flushAll(reason: String) async {
         let all = targets.withLock { Array($0.values) }
         for target in all { await target.flush() }
+        waiters.fire(repository: nil, key: [])
         health.count(\.flushes)
         logger.log(.warning, "shared_cache_flushed", ["reason": .string(reason), "repositories": .int(all.count)])
     }

@@ -27,6 +27,8 @@ public final class SharedCache: Sendable {
     /// How long one `XREAD BLOCK` waits.
     let blockTime = Duration.seconds(2)
     let targets = Mutex<[String: SharedCacheTarget]>([:])
+    /// Fetches waiting for another replica's announcement of their key.
+    let waiters = AnnouncementWaiters()
     private let reader = Mutex<Task<Void, Never>?>(nil)
 
     /// Connects lazily to the Redis of `settings`.
@@ -69,6 +71,23 @@ public final class SharedCache: Sendable {
     /// The Redis key of an entry: prefix, repository, SHA-256 of the key bytes (any key length is safe).
     func entryKey(repository: String, keyBytes: [UInt8]) -> [UInt8] {
         Array("\(settings.prefix)e:\(repository):".utf8) + Self.hex(SHA256.digest(keyBytes))
+    }
+
+    /// The Redis key of a fetch lease: `<prefix>l:<repository>:<SHA-256 of the key bytes>`.
+    func leaseKey(repository: String, keyBytes: [UInt8]) -> [UInt8] {
+        Array("\(settings.prefix)l:\(repository):".utf8) + Self.hex(SHA256.digest(keyBytes))
+    }
+
+    /// Marks `lease` done if this replica still holds it (a later holder's lease is left alone):
+    /// for one more second, replicas that find it know the fetch has ended and read its answer
+    /// at once instead of waiting for an announcement they may have just missed.
+    func releaseLease(_ lease: [UInt8], repository: String) async {
+        let script = """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], 'done', 'PX', 1000) end return 0
+            """
+        _ = await run(
+            [RedisCommand(parts: [Array("EVAL".utf8), Array(script.utf8), Array("1".utf8), lease, Array(replicaID.utf8)])],
+            operation: "lease")
     }
 
     /// The pattern matching every entry of `repository` (for a purge of all).

@@ -33,14 +33,16 @@ final class SharedCacheHealth: Sendable {
         }
     }
 
-    /// Records whether the stream is read now.
+    /// Records whether the stream is read now; joining it proves Redis answers again, which ends
+    /// a failing spell of the commands too.
     func setStreamJoined(_ joined: Bool, error: RedisError? = nil) {
         state.withLock { state in
             state.streamJoined = joined
             if let error {
                 state.errors += 1
                 state.lastError = error.description
-            } else if joined && !state.commandsFailing {
+            } else if joined {
+                state.commandsFailing = false
                 state.lastError = nil
             }
         }

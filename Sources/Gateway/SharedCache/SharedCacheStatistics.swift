@@ -21,6 +21,8 @@ public struct SharedCacheStatistics: Sendable, Equatable {
     public var announced = 0
     /// Invalidations from other replicas applied to the local levels.
     public var applied = 0
+    /// Fetches that waited for another replica's fetch of the same key.
+    public var leaseWaits = 0
     /// Local levels flushed because news may have been missed (a gap, a restart, a rejoin).
     public var flushes = 0
 }

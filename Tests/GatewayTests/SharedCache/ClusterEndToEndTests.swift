@@ -97,7 +97,7 @@ struct ClusterEndToEndTests {
     }
 
     @Test func redisKilled_NoRequestFails_ReadinessDegraded_ThenReplicasRejoin() async throws {
-        let cluster = try await Cluster.start { $0.commandTimeout = 0.2 }
+        let cluster = try await Cluster.start { $0.commandTimeout = 1 }
         cluster.upstream.on("/items/k") { _, call in Self.reply(#"{"call":\#(call)}"#) }
         cluster.upstream.on("/items/cold") { _, call in Self.reply(#"{"call":\#(call)}"#) }
         for replica in cluster.replicas { _ = try await replica.get("/items/k") }
@@ -117,12 +117,46 @@ struct ClusterEndToEndTests {
         #expect(await cluster.waitUntil { cluster.replicas.allSatisfy { $0.shared.statistics.streamJoined } })
         // Rejoining flushed the local levels: news may have been missed while Redis was gone.
         #expect(cluster.replicas.allSatisfy { $0.shared.statistics.flushes >= 1 && $0.memoryEntries == 0 })
-        for replica in cluster.replicas { _ = try await replica.get("/items/k") }
-        #expect(try await cluster.replicas[0].get("/health/ready").text.contains(#""shared_cache":"ok""#))
+        // Each replica's pool reconnects after its backoff (at most 2 s); then purges travel again.
+        var statuses: Set<Int> = []
+        let rejoined = try await cluster.waitUntil(seconds: 30) {
+            var healthy = true
+            for replica in cluster.replicas {
+                statuses.insert(try await replica.get("/items/k").status)
+                healthy = try await replica.get("/health/ready").text.contains(#""shared_cache":"ok""#) && healthy
+            }
+            return healthy
+        }
+        #expect(rejoined)
+        #expect(statuses == [200])
         #expect(try await cluster.replicas[1].send(.delete, "/admin/repositories/items/cache?path=/items/k").status == 200)
         #expect(await cluster.waitUntil { cluster.replicas.allSatisfy { $0.memoryEntries == 0 } })
         for replica in cluster.replicas { await replica.stop() }
         await cluster.upstream.stop()
         await back.stop()
+    }
+
+    @Test func coldKey_600ClientsOnThreeReplicas_MakeOneUpstreamCall() async throws {
+        let cluster = try await Cluster.start()
+        cluster.upstream.on("/items/cold") { _, call in
+            var reply = Self.reply(#"{"call":\#(call)}"#)
+            reply.waitForGate = true
+            return reply
+        }
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for replica in cluster.replicas {
+                for _ in 0..<200 { group.addTask { try await replica.get("/items/cold").status } }
+            }
+            await cluster.upstream.waitForArrivals(1)
+            // The replicas without the lease wait for the holder's announcement, not the upstream.
+            _ = await cluster.waitUntil { cluster.replicas.filter { $0.shared.waiters.count == 1 }.count == 2 }
+            cluster.upstream.openGate()
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.count == 600)
+        #expect(statuses.allSatisfy { $0 == 200 })
+        #expect(cluster.upstream.calls("/items/cold") == 1)
+        #expect(cluster.replicas.map { $0.shared.statistics.leaseWaits }.reduce(0, +) == 2)
+        await cluster.stop()
     }
 }
