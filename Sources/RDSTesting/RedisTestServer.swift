@@ -60,6 +60,16 @@ public final class RedisTestServer: Sendable {
         throw ChildProcess.Failure(description: "redis-server did not listen on port \(port) within 10 s")
     }
 
+    /// Freezes the server (`SIGSTOP`): connections stay open, nothing is answered (a hung Redis).
+    public func freeze() {
+        process.send(SIGSTOP)
+    }
+
+    /// Lets a frozen server run again (`SIGCONT`).
+    public func thaw() {
+        process.send(SIGCONT)
+    }
+
     /// Stops the server at once (`SIGKILL`, like a crash) and waits for it to end.
     public func stop() async {
         process.send(SIGKILL)

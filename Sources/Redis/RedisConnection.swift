@@ -26,8 +26,9 @@ final class RedisConnection {
         socket.close()
     }
 
-    /// `true` once an I/O or protocol failure left the connection unusable.
-    var isUsable: Bool { !isBroken }
+    /// `false` once an I/O or protocol failure left the connection unusable, or once the server
+    /// closed it while it sat idle (a restarted Redis): the slot then reconnects before sending.
+    var isUsable: Bool { !isBroken && socket.isIdleAndOpen() }
 
     /// Connects and runs the handshake within `configuration.connectTimeout`.
     /// - Throws: ``RedisError``: `unavailable` (refused, unreachable), `timeout`, `authentication`.

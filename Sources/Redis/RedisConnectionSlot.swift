@@ -105,6 +105,12 @@ final class RedisConnectionSlot: @unchecked Sendable {
     private func openConnection() throws(RedisError) -> RedisConnection {
         if let connection, connection.isUsable { return connection }
         connection = nil
+        // Pipelines queued behind a failed one do not each wait for a connect of their own.
+        let refusal: RedisError? = pending.withLock { pending in
+            guard let retryAt = pending.retryAt, ContinuousClock.now < retryAt else { return nil }
+            return RedisError(.unavailable, pending.lastError?.message ?? "Redis is unavailable.")
+        }
+        if let refusal { throw refusal }
         let opened = try RedisConnection.open(configuration)
         connection = opened
         pending.withLock { pending in

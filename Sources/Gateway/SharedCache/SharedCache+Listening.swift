@@ -55,6 +55,8 @@ extension SharedCache {
                     }
                 }
                 position = current
+                // Redis answered: a failing spell of the commands is over (their next failure starts another).
+                if health.recordSuccess() { logger.log(.info, "shared_cache_recovered", [:]) }
             } catch {
                 if position != nil {
                     logger.log(.warning, "shared_cache_stream_lost", ["error": .string(error.code)])

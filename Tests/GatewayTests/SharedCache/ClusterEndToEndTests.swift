@@ -68,7 +68,7 @@ struct ClusterEndToEndTests {
         #expect(await cluster.waitUntil { b.shared.statistics.applied >= 2 && c.shared.statistics.applied >= 2 })
         for stream in streams {
             #expect(stream.events.filter { $0.data.contains("written") }.count == 1)
-            #expect(stream.events.count == 2)
+            #expect(stream.events.count == 2, "\(stream.events)")
             stream.close()
         }
         await cluster.stop()
@@ -127,7 +127,7 @@ struct ClusterEndToEndTests {
             }
             return healthy
         }
-        #expect(rejoined)
+        #expect(rejoined, "\(cluster.replicas.map { $0.shared.statistics })")
         #expect(statuses == [200])
         #expect(try await cluster.replicas[1].send(.delete, "/admin/repositories/items/cache?path=/items/k").status == 200)
         #expect(await cluster.waitUntil { cluster.replicas.allSatisfy { $0.memoryEntries == 0 } })
@@ -157,6 +157,27 @@ struct ClusterEndToEndTests {
         #expect(statuses.allSatisfy { $0 == 200 })
         #expect(cluster.upstream.calls("/items/cold") == 1)
         #expect(cluster.replicas.map { $0.shared.statistics.leaseWaits }.reduce(0, +) == 2)
+        await cluster.stop()
+    }
+
+    @Test func hungRedis_TimesOut_AndTheReplicaAnswersFromUpstreamAndMemory() async throws {
+        let cluster = try await Cluster.start {
+            $0.commandTimeout = 0.2
+            $0.connectTimeout = 0.2
+        }
+        cluster.upstream.on("/items/s") { _, call in Self.reply(#"{"call":\#(call)}"#) }
+        let a = cluster.replicas[0]
+        cluster.redis.freeze()
+        let first = try await a.get("/items/s")
+        let second = try await a.get("/items/s")
+        #expect(first.status == 200 && second.status == 200)
+        #expect(second.headers["X-Cache"] == "HIT")
+        #expect(a.shared.statistics.errors >= 1)
+        let ready = try await a.get("/health/ready")
+        #expect(ready.status == 200)
+        #expect(ready.text.contains(#""shared_cache":"degraded""#))
+        #expect(ready.text.contains("redis_timeout"))
+        cluster.redis.thaw()
         await cluster.stop()
     }
 }
