@@ -124,21 +124,42 @@ extension GatewayDependencyContainer {
                         return
                     }
                     guard let key = try? ResourceKey(decodingBytes: message.key) else { return }
-                    await memory.delete(key)
-                    try? await disk?.delete(key)
+                    // A copy of this very version (read through before the news came) stays.
+                    let current = memory.peek(key).flatMap {
+                        message.operation == .stored
+                            && InvalidationMessage.version(of: $0, keyBytes: message.key) == message.version ? $0 : nil
+                    }
+                    if current == nil {
+                        await memory.delete(key)
+                        try? await disk?.delete(key)
+                    }
                     guard message.operation == .stored else {
                         store.broadcasters.publish(.initialized, for: key)
                         return
                     }
-                    guard store.broadcasters.subscriberCount(for: key) > 0,
-                        let entry = try? await store.datastore.get(key)
-                    else { return }
+                    guard store.broadcasters.subscriberCount(for: key) > 0 else { return }
+                    guard let entry = await Self.entry(current, or: key, in: store) else { return }
+                    // Subscribers told of this state already (a read here loaded it) are not told twice.
+                    if case .loaded(let value, _, let at)? = store.broadcasters.current(of: key), at == entry.storedAt,
+                        value == entry.value
+                    {
+                        return
+                    }
                     store.broadcasters.publish(.loaded(entry.value, origin: .cache, at: entry.storedAt), for: key)
                 },
                 flush: {
                     await memory.deleteAll()
                     try? await disk?.deleteAll()
                 })
+        }
+
+        /// `current`, else the entry read through the repository's levels (from the shared one).
+        private static func entry(
+            _ current: CacheEntry<Representation>?, or key: ResourceKey,
+            in store: RepositoryStore<ResourceKey, Representation>
+        ) async -> CacheEntry<Representation>? {
+            if let current { return current }
+            return try? await store.datastore.get(key)
         }
 
         private static func makeService(

@@ -70,8 +70,7 @@ public final class RedisDatastore<Key: Hashable & Sendable & DatastoreCodable, V
             Array("SET".utf8), shared.entryKey(repository: repository, keyBytes: keyBytes), contents, Array("PX".utf8),
             Array(String(milliseconds).utf8),
         ])
-        let version = Int64(entry.storedAt.timeIntervalSince1970 * 1_000)
-        await announce(.stored, key: keyBytes, version: version, after: set)
+        await announce(.stored, key: keyBytes, version: InvalidationMessage.version(ofEncoded: contents), after: set)
     }
 
     /// Removes the entry and announces it; skipped (counted) when Redis fails.

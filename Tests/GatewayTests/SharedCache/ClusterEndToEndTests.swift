@@ -28,6 +28,9 @@ struct ClusterEndToEndTests {
         }
         #expect(cluster.upstream.calls("/items/a") == 1)
         #expect(b.shared.statistics.hits == 1 && c.shared.statistics.hits == 1)
+        // A's announcement of the entry B and C already read does not drop their copies.
+        #expect(await cluster.waitUntil { b.shared.statistics.applied == 1 && c.shared.statistics.applied == 1 })
+        #expect(b.memoryEntries == 1 && c.memoryEntries == 1)
         await cluster.stop()
     }
 
