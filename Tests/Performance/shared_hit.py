@@ -18,11 +18,12 @@ memory misses served by Redis). Then it measures:
 3. Cold key × 3 replicas × --clients: all connections opened first, then every one sends
    GET /items/slow-<random> at once; how many requests reached the upstream (goal 1) and how long
    the answers took against the upstream's own time for a slow id (goal: all within it + 10 ms).
-   The client is Python threads: their own scheduling is part of the spread.
+   One client thread with non-blocking sockets sends all requests, then reads the answers.
 """
 import argparse
 import json
 import os
+import selectors
 import shutil
 import signal
 import socket
@@ -159,28 +160,46 @@ def wrk(port: int, seconds: int, script: str) -> str:
 
 
 def cold_key(ports: list[int], clients: int) -> tuple[int, list[float], list[int]]:
+    """One thread, non-blocking sockets: every connection is opened first, then each sends its
+    request and the answers are read as they come (no client threads to schedule)."""
     key = f"/items/slow-{uuid.uuid4().hex[:8]}"
-    connections = [Client(port) for port in ports for _ in range(clients)]
-    barrier = threading.Barrier(len(connections) + 1)
-    results: list[tuple[int, float]] = []
-    lock = threading.Lock()
-
-    def run(client: Client):
-        barrier.wait()
-        started = time.perf_counter()
-        status, _ = client.request("GET", key)
-        with lock:
-            results.append((status, (time.perf_counter() - started) * 1000))
-
-    threads = [threading.Thread(target=run, args=(c,)) for c in connections]
-    for thread in threads:
-        thread.start()
-    barrier.wait()
-    for thread in threads:
-        thread.join()
+    selector = selectors.DefaultSelector()
+    pending = {}
+    for port in ports:
+        for _ in range(clients):
+            sock = socket.create_connection(("127.0.0.1", port))
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            pending[sock] = b""
+    request = f"GET {key} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    sent = {}
+    for sock in pending:
+        sock.sendall(request)
+        sent[sock] = time.perf_counter()
+        sock.setblocking(False)
+        selector.register(sock, selectors.EVENT_READ)
+    times, statuses = [], []
+    while pending:
+        for event, _ in selector.select(timeout=10):
+            sock = event.fileobj
+            data = sock.recv(65536)
+            buffer = pending[sock] + data
+            if b"\r\n\r\n" in buffer:
+                head, body = buffer.split(b"\r\n\r\n", 1)
+                lines = head.decode("latin-1").split("\r\n")
+                length = next((int(l.split(":", 1)[1]) for l in lines if l.lower().startswith("content-length:")), 0)
+                if len(body) >= length or not data:
+                    times.append((time.perf_counter() - sent[sock]) * 1000)
+                    statuses.append(int(lines[0].split(" ")[1]))
+                    selector.unregister(sock)
+                    sock.close()
+                    del pending[sock]
+                    continue
+            if not data:
+                raise SystemExit("a gateway closed a connection before answering")
+            pending[sock] = buffer
     with CALLS_LOCK:
         calls = CALLS.get(key, 0)
-    return calls, [t for _, t in results], [s for s, _ in results]
+    return calls, times, statuses
 
 
 def main() -> int:
@@ -253,6 +272,11 @@ def main() -> int:
         print(f"cold key, 3 replicas × {args.clients} clients: {calls} upstream call(s) (goal 1), {ok}/{len(statuses)} × 200,"
               f" answers {summary(answer_times)}; the upstream alone takes {upstream_time:.2f} ms (p50 of 5 direct calls),"
               f" so the slowest answer came {max(answer_times) - upstream_time:.2f} ms after it (goal ≤ 10 ms)")
+        calls, answer_times, statuses = cold_key([a], 3 * args.clients)
+        ok = sum(1 for s in statuses if s == 200)
+        print(f"for comparison, the same {3 * args.clients} clients on replica A alone: {calls} upstream call(s),"
+              f" {ok}/{len(statuses)} × 200, answers {summary(answer_times)}, the slowest"
+              f" {max(answer_times) - upstream_time:.2f} ms after the upstream's time")
     finally:
         for process in reversed(processes):
             process.send_signal(signal.SIGTERM)
