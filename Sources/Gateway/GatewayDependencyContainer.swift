@@ -33,6 +33,8 @@ public final class GatewayDependencyContainer: Sendable {
     let events: EventFanOut
     /// The bytes held for upstream answers still arriving, when the transport counts them.
     public let inFlightBodies: HTTPBodyBudget?
+    /// The level shared with the other replicas (`cache.shared.redis`), or `nil`.
+    public let sharedCache: SharedCache?
 
     let factories: [String: RepositoryFactory<ResourceKey, Representation>]
     let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
@@ -58,7 +60,8 @@ public final class GatewayDependencyContainer: Sendable {
     ///   - previous: The container this one replaces (a configuration reload): its metrics,
     ///     readiness and event fan-out carry on, and each repository whose settings and service are
     ///     unchanged keeps its store (cached entries, subscribers, fetches in flight) and its levels.
-    /// - Throws: ``ConfigurationError`` when a service has no base URL or a template does not parse.
+    /// - Throws: ``ConfigurationError`` when a service has no base URL, a template does not parse
+    ///   or the shared cache's settings cannot be used.
     public init(
         configuration: GatewayConfiguration, baseURLs: [String: URL], embeddedDemo: EmbeddedDemo? = nil,
         clock: any ClockProvider, logger: any Logger, transport: any Transport, inFlightBodies: HTTPBodyBudget? = nil,
@@ -86,7 +89,10 @@ public final class GatewayDependencyContainer: Sendable {
         let credentials = Self.makeCredentials(
             configuration, previous: previous, clock: clock, logger: logger, transport: transport, metrics: metrics)
         self.credentials = credentials
-        var parts = Parts()
+        let sharedCache = try Self.makeSharedCache(
+            configuration, previous: previous, logger: logger, metrics: metrics, readiness: readiness)
+        self.sharedCache = sharedCache
+        var parts = Parts(sharedCache: sharedCache)
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {
                 parts.take(name, from: previous)
@@ -97,6 +103,7 @@ public final class GatewayDependencyContainer: Sendable {
             }
         }
         for route in previous?.routes ?? [] where !parts.kept.contains(route.name) {
+            if configuration.repositories[route.name] == nil { sharedCache?.forget(route.name) }
             metrics.forgetRepository(route.name)
             readiness.forgetDisk(repository: route.name)
         }
@@ -111,6 +118,21 @@ public final class GatewayDependencyContainer: Sendable {
         self.stores = parts.stores
         self.keptRepositories = parts.kept
         startCredentials()
+        sharedCache?.start()
+    }
+
+    /// The shared level of `previous` when it has one (it outlives reloads; changing its settings
+    /// needs a restart), else a new one when the configuration asks for it.
+    private static func makeSharedCache(
+        _ configuration: GatewayConfiguration, previous: GatewayDependencyContainer?, logger: any Logger,
+        metrics: GatewayMetrics, readiness: Readiness
+    ) throws(ConfigurationError) -> SharedCache? {
+        if let kept = previous?.sharedCache { return kept }
+        guard let settings = configuration.cache.shared?.redis else { return nil }
+        let shared = try SharedCache(settings: settings, logger: logger)
+        metrics.sharedCache.observe { shared.statistics }
+        readiness.observeSharedCache { shared.statistics }
+        return shared
     }
 
     /// `true` when the repository `name` of this container can serve `configuration` as it is:

@@ -207,7 +207,7 @@ extension OpenAPIDocument {
               },
               "Readiness": {
                 "type": "object",
-                "required": ["ready", "warm_up", "disk_cache", "disk_levels", "upstreams"],
+                "required": ["ready", "warm_up", "disk_cache", "disk_levels", "shared_cache", "upstreams"],
                 "properties": {
                   "ready": {"type": "boolean"},
                   "warm_up": {"enum": ["running", "done", "failed"]},
@@ -215,6 +215,8 @@ extension OpenAPIDocument {
                   "disk_cache": {"enum": ["writable", "unwritable", "degraded", "none"]},
                   "disk_cache_error": {"type": "string"},
                   "disk_levels": {"type": "array", "items": {"type": "object", "required": ["repository", "status"], "properties": {"repository": {"type": "string"}, "status": {"enum": ["ok", "degraded", "unavailable"]}, "write_failures": {"type": "integer", "minimum": 0}}}},
+                  "shared_cache": {"enum": ["ok", "degraded", "none"]},
+                  "shared_cache_error": {"type": "string"},
                   "upstreams": {"type": "array", "items": {"type": "object", "required": ["service", "status"], "properties": {"service": {"type": "string"}, "status": {"type": "string"}, "consecutive_failures": {"type": "integer", "minimum": 0}}}}
                 }
               },
