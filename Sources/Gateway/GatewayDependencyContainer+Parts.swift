@@ -11,6 +11,8 @@ extension GatewayDependencyContainer {
         var memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>] = [:]
         var diskLevels: [String: FileDatastore<ResourceKey, Representation>] = [:]
         var stores: [String: RepositoryStore<ResourceKey, Representation>] = [:]
+        /// The idempotency keys of each read-write repository.
+        var ledgers: [String: IdempotencyLedger] = [:]
         var diskProblems: [String: String] = [:]
         /// Repositories taken over from the previous container.
         var kept: Set<String> = []
@@ -25,6 +27,7 @@ extension GatewayDependencyContainer {
             memoryLevels[name] = previous.memoryLevels[name]
             diskLevels[name] = previous.diskLevels[name]
             stores[name] = previous.stores[name]
+            ledgers[name] = previous.ledgers[name]
             diskProblems[name] = previous.diskProblems[name]
             kept.insert(name)
         }
@@ -78,6 +81,14 @@ extension GatewayDependencyContainer {
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
             memoryLevels[name] = level1
             stores[name] = store
+            if settings.isReadWrite {
+                let folder = configuration.cache.disk.map {
+                    URL(fileURLWithPath: $0.path).appendingPathComponent("\(name).idempotency", isDirectory: true)
+                }
+                ledgers[name] = IdempotencyLedger(
+                    retention: settings.writes.idempotencyRetention, maxKeys: settings.writes.maxIdempotencyKeys,
+                    folder: folder, clock: clock, logger: logger)
+            }
             routes.append(route)
             built.append(name)
         }

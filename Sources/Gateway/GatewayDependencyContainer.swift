@@ -38,6 +38,9 @@ public final class GatewayDependencyContainer: Sendable {
     let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
     let diskLevels: [String: FileDatastore<ResourceKey, Representation>]
     let stores: [String: RepositoryStore<ResourceKey, Representation>]
+    /// The `Idempotency-Key` ledger of each read-write repository (on disk beside its cache folder,
+    /// `<disk>/<name>.idempotency`, when the cache has a disk level).
+    let ledgers: [String: IdempotencyLedger]
     /// Repositories whose disk folder could not be opened, with the reason; they run memory-only.
     public let diskProblems: [String: String]
     /// The repositories taken over unchanged from the container this one replaced.
@@ -109,6 +112,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.diskLevels = parts.diskLevels
         self.diskProblems = parts.diskProblems
         self.stores = parts.stores
+        self.ledgers = parts.ledgers
         self.keptRepositories = parts.kept
         startCredentials()
     }

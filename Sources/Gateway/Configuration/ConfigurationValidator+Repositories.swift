@@ -79,6 +79,13 @@ extension ConfigurationValidator {
             try requireNonNegative(value, "\(path).\(key)", max: Self.maxLifetime)
         }
         try requirePositive(repository.fetchDeadline, path + ".fetchDeadline")
+        try requirePositive(
+            repository.writes.idempotencyRetention, path + ".writes.idempotencyRetention", max: Self.maxLifetime)
+        guard repository.writes.maxIdempotencyKeys > 0 else {
+            throw fail(
+                path + ".writes.maxIdempotencyKeys",
+                "expected a number above 0, found \(repository.writes.maxIdempotencyKeys)")
+        }
         guard repository.minTTL <= repository.maxTTL else {
             throw fail(path + ".maxTTL", "expected at least minTTL (\(repository.minTTL)), found \(repository.maxTTL)")
         }

@@ -25,6 +25,10 @@ public enum GatewayErrorKind: String, Sendable {
     case reloadFailed = "reload_failed"
     /// The client said `only-if-cached` and nothing usable is stored (504, RFC 9111 §5.2.1.7).
     case notCached = "not_cached"
+    /// A write with this `Idempotency-Key` and the same request is still being processed (409).
+    case idempotencyInFlight = "idempotency_key_in_flight"
+    /// An `Idempotency-Key` already used for a different request (422).
+    case idempotencyMismatch = "idempotency_key_mismatch"
 
     /// The HTTP status answered for this kind.
     public var status: Int {
@@ -34,7 +38,8 @@ public enum GatewayErrorKind: String, Sendable {
         case .pathTraversal, .badRequest: 400
         case .unauthorized: 401
         case .forbidden, .demoForbidden: 403
-        case .reloadFailed: 422
+        case .idempotencyInFlight: 409
+        case .reloadFailed, .idempotencyMismatch: 422
         case .notCached: 504
         }
     }

@@ -47,6 +47,9 @@ extension GatewayRouter {
             guard let key else { return refuse(.badRequest, "state needs ?path=", path: path) }
             var object = ResourceStateJSON.object(repository.state(of: key))
             object["key"] = key.description
+            for kind in WriteKind.allCases {
+                object[kind.rawValue] = WriteStateJSON.object(repository.writeState(kind, of: key))
+            }
             let variants = route.variants.variants(of: key).filter { $0 != key }
             if !variants.isEmpty {
                 object["variants"] = Self.sortedForDisplay(variants).map { variant in

@@ -61,6 +61,8 @@ struct ProblemCause: Sendable {
         case 403: "Forbidden"
         case 404: "Not found"
         case 405: "Method not allowed"
+        case 409: "Conflict"
+        case 422: "Unprocessable content"
         default: "Error"
         }
     }

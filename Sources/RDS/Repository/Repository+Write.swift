@@ -1,19 +1,37 @@
 extension Repository {
     /// Writes `value` to the service; on success the datastore holds the service's answer
     /// (``WriteResult/stored``, or nothing when that is `nil`) and subscribers see exactly one new
-    /// state. On failure nothing changes.
+    /// state. On failure nothing changes. The key's write process state (``WriteKind/write``) goes
+    /// `processing`, then `succeeded` or `failed`, each with `value`.
     /// - Throws: ``RepositoryErrorKind/writeFailed`` wrapping the ``ServiceError``.
     @discardableResult
     public func save(_ value: Value, for key: Key) async throws -> WriteResult<Value> {
-        try await write(key, "save") { try await service.save(value, for: key) }
+        try await write(key, .write, element: value) { try await service.save(value, for: key) }
     }
 
     /// Deletes the resource at the service; on success the datastore holds the service's answer
     /// (usually nothing) and subscribers see exactly one new state. On failure nothing changes.
+    /// The key's delete process state (``WriteKind/delete``) goes `processing`, then `succeeded`
+    /// or `failed`, each with `element`.
+    /// - Parameters:
+    ///   - key: The resource.
+    ///   - element: What describes the request to the service (see ``Service/delete(_:carrying:)``), if anything.
     /// - Throws: ``RepositoryErrorKind/writeFailed`` wrapping the ``ServiceError``.
     @discardableResult
-    public func delete(_ key: Key) async throws -> WriteResult<Value> {
-        try await write(key, "delete") { try await service.delete(key) }
+    public func delete(_ key: Key, element: Value? = nil) async throws -> WriteResult<Value> {
+        try await write(key, .delete, element: element) { try await service.delete(key, carrying: element) }
+    }
+
+    /// The `kind` process state of `key`: `.initial` until a write of that kind starts (or once
+    /// it is forgotten, see ``WriteStateRegistry``).
+    public func writeState(_ kind: WriteKind, of key: Key) -> WriteState<Value> {
+        store.writes.current(kind, of: key)
+    }
+
+    /// The write and delete process states of `key`: those that are not `.initial` first, then
+    /// each change. Dropping the stream releases the subscription.
+    public func writeEvents(of key: Key) -> AsyncStream<WriteEvent<Value>> {
+        store.writes.subscribe(to: key)
     }
 
     /// Removes `key` from the datastore (not from the service); subscribers see `.initialized`.
@@ -40,15 +58,19 @@ extension Repository {
     }
 
     private func write(
-        _ key: Key, _ operation: String, _ call: () async throws -> WriteResult<Value>
+        _ key: Key, _ kind: WriteKind, element: Value?, _ call: () async throws -> WriteResult<Value>
     ) async throws -> WriteResult<Value> {
+        let operation = kind == .write ? "save" : "delete"
+        store.writes.publish(.processing(element: element, since: store.clock.now), kind, for: key)
         let result: WriteResult<Value>
         do {
             result = try await call()
         } catch {
             log(.warning, "write_failed", key, error: error)
-            throw RepositoryError(
+            let failure = RepositoryError(
                 .writeFailed, "The service refused the \(operation)", details: details(key), inner: error)
+            store.writes.publish(.failed(failure, element: element, at: store.clock.now), kind, for: key)
+            throw failure
         }
         await store.flights.supersede(key)
         let now = store.clock.now
@@ -58,6 +80,7 @@ extension Repository {
             if result.stored == nil { await dropStored(key) }
             store.broadcasters.publish(.initialized, for: key)
         }
+        store.writes.publish(.succeeded(element: element, reply: result.reply, at: now), kind, for: key)
         return result
     }
 
