@@ -159,7 +159,7 @@ extension OpenAPIDocument {
                   "400": {"$ref": "#/components/responses/Problem"},
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "403": {"$ref": "#/components/responses/Forbidden"},
-                  "404": {"$ref": "#/components/responses/Problem"},
+                  "404": {"description": "No such repository (Problem Details), or the upstream's own 404 for the resource.", "content": {"*/*": {}}},
                   "default": {"$ref": "#/components/responses/UpstreamAnswer"}
                 }
               }
@@ -257,7 +257,9 @@ extension OpenAPIDocument {
                   "cached": {"oneOf": [{"$ref": "#/components/schemas/StoredValue"}, {"type": "null"}]},
                   "error": {"$ref": "#/components/schemas/ErrorLink"},
                   "variants": {"type": "array", "items": {"$ref": "#/components/schemas/ResourceState"}},
-                  "fields": {"type": "object", "additionalProperties": {"type": "string"}}
+                  "fields": {"type": "object", "additionalProperties": {"type": "string"}},
+                  "write": {"$ref": "#/components/schemas/WriteState"},
+                  "delete": {"$ref": "#/components/schemas/WriteState"}
                 }
               },
               "StoredValue": {
@@ -291,7 +293,26 @@ extension OpenAPIDocument {
                   "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
                   "detail": {"type": "string"}, "instance": {"type": ["string", "null"]}, "code": {"type": "string"},
                   "repository": {"type": ["string", "null"]},
-                  "inner": {"oneOf": [{"$ref": "#/components/schemas/ErrorLink"}, {"type": "null"}]}
+                  "inner": {"oneOf": [{"$ref": "#/components/schemas/ErrorLink"}, {"type": "null"}]},
+                  "element": {"$ref": "#/components/schemas/WrittenElement"}
+                }
+              },
+              "WriteState": {
+                "type": "object",
+                "required": ["state"],
+                "properties": {
+                  "state": {"enum": ["initial", "processing", "succeeded", "failed"]},
+                  "since": {"type": "string"}, "at": {"type": "string"}, "status": {"type": ["integer", "null"]},
+                  "element": {"oneOf": [{"$ref": "#/components/schemas/WrittenElement"}, {"type": "null"}]},
+                  "error": {"$ref": "#/components/schemas/ErrorLink"}
+                }
+              },
+              "WrittenElement": {
+                "type": "object",
+                "required": ["method", "size", "excerpt", "truncated"],
+                "properties": {
+                  "method": {"type": "string"}, "contentType": {"type": "string"}, "size": {"type": "integer"},
+                  "excerpt": {"type": "string"}, "truncated": {"type": "boolean"}, "idempotencyKey": {"type": "string"}
                 }
               },
               "ErrorLink": {
