@@ -49,14 +49,14 @@ struct EventFanOutWriteTests {
         let first = fanOut.subscribe(to: EventFanOutTests.key, states: { states }, writes: { writes })
         var reading = first.makeAsyncIterator()
         _ = await reading.next()
-        publishWrite.yield(WriteEvent(kind: .delete, state: .processing(element: nil, since: Self.at)))
+        publishWrite.yield(WriteEvent(kind: .delete, state: .processing(element: nil, since: Self.at, queued: false)))
         #expect(EventFanOutTests.text(await reading.next()).hasPrefix("event: delete"))
 
         let late = fanOut.subscribe(to: EventFanOutTests.key, states: { states }, writes: { writes })
         var lateReading = late.makeAsyncIterator()
         let replayed = EventFanOutTests.text(await lateReading.next())
         #expect(replayed.hasPrefix("event: initialized"))
-        #expect(replayed.contains("event: delete\ndata: {\"element\":null,\"since\""))
+        #expect(replayed.contains("event: delete\ndata: {\"element\":null,\"queued\":false,\"since\""))
         _ = first
     }
 }

@@ -11,7 +11,8 @@ struct RepositoryWriteStateTests {
     private static func summary(_ event: WriteEvent<String>) -> String {
         switch event.state {
         case .initial: "\(event.kind.rawValue):initial"
-        case .processing(let element, _): "\(event.kind.rawValue):processing(\(element ?? "-"))"
+        case .processing(let element, _, let queued):
+            "\(event.kind.rawValue):processing(\(element ?? "-")\(queued ? ", queued" : ""))"
         case .succeeded(let element, let reply, _):
             "\(event.kind.rawValue):succeeded(\(element ?? "-"), \(reply ?? "-"))"
         case .failed(let error, let element, _):

@@ -7,14 +7,19 @@ public struct WriteSettings: Sendable, Equatable, Decodable {
     public var idempotencyRetention: TimeInterval
     /// How many idempotency keys are remembered at most; the oldest are forgotten first.
     public var maxIdempotencyKeys: Int
+    /// The durable outbox, when writes the upstream cannot take now are to be queued (needs `cache.disk`).
+    public var queue: WriteQueueSettings?
 
     /// Creates write settings.
-    public init(idempotencyRetention: TimeInterval = 86_400, maxIdempotencyKeys: Int = 10_000) {
+    public init(
+        idempotencyRetention: TimeInterval = 86_400, maxIdempotencyKeys: Int = 10_000, queue: WriteQueueSettings? = nil
+    ) {
         self.idempotencyRetention = idempotencyRetention
         self.maxIdempotencyKeys = maxIdempotencyKeys
+        self.queue = queue
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case idempotencyRetention, maxIdempotencyKeys }
+    enum CodingKeys: String, CodingKey, CaseIterable { case idempotencyRetention, maxIdempotencyKeys, queue }
 
     /// Decodes the settings, rejecting unknown keys.
     public init(from decoder: any Decoder) throws {
@@ -26,5 +31,6 @@ public struct WriteSettings: Sendable, Equatable, Decodable {
             ?? defaults.idempotencyRetention
         maxIdempotencyKeys =
             try container.decodeIfPresent(Int.self, forKey: .maxIdempotencyKeys) ?? defaults.maxIdempotencyKeys
+        queue = try container.decodeIfPresent(WriteQueueSettings.self, forKey: .queue)
     }
 }

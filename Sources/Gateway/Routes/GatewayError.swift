@@ -29,11 +29,15 @@ public enum GatewayErrorKind: String, Sendable {
     case idempotencyInFlight = "idempotency_key_in_flight"
     /// An `Idempotency-Key` already used for a different request (422).
     case idempotencyMismatch = "idempotency_key_mismatch"
+    /// The resource has a delete queued in the outbox (404).
+    case pendingDelete = "pending_delete"
+    /// No queued write by that id (404).
+    case writeNotFound = "write_not_found"
 
     /// The HTTP status answered for this kind.
     public var status: Int {
         switch self {
-        case .routeNotFound, .repositoryNotFound: 404
+        case .routeNotFound, .repositoryNotFound, .pendingDelete, .writeNotFound: 404
         case .methodNotAllowed: 405
         case .pathTraversal, .badRequest: 400
         case .unauthorized: 401

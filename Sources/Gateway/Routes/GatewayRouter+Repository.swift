@@ -21,6 +21,9 @@ extension GatewayRouter {
         case .get where Self.wantsEvents(request):
             return events(of: key, in: repository)
         case .get, .head:
+            if let pending = container.outboxes[route.name]?.newestPending(for: key) {
+                return pendingAnswer(pending, path: path, repository: route.name)
+            }
             return await read(request, key: key, in: repository, route: route)
         default:
             return await write(request, key: key, in: repository, route: route)

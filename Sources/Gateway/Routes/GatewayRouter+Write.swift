@@ -59,18 +59,37 @@ extension GatewayRouter {
     }
 
     /// Forwards the write; the repository updates the cache, its subscribers and the write process
-    /// state. A failure's Problem Details name what the write tried to write.
+    /// state. With an outbox, a write the upstream cannot take now (or one to a resource that has
+    /// writes queued already) is queued instead: 202 with its `Location`. A failure's Problem
+    /// Details name what the write tried to write.
     private func forward(
         _ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>,
         route: RepositoryRoute
     ) async -> HTTPResponse {
+        let outbox = container.outboxes[route.name]
+        let kind: WriteKind = request.method == .delete ? .delete : .write
         let element = Representation.write(
             request.method, body: request.body, contentType: request.headers["Content-Type"],
-            idempotencyKey: request.headers["Idempotency-Key"])
+            idempotencyKey: request.headers["Idempotency-Key"] ?? (outbox == nil ? nil : "\"\(UUID().uuidString)\""))
+        if let outbox, outbox.hasPending(key) {
+            return await queue(kind, element: element, key: key, in: outbox, repository: repository, path: request.path)
+        }
         do {
-            let result =
-                request.method == .delete
-                ? try await repository.delete(key, element: element) : try await repository.save(element, for: key)
+            repository.beginWrite(kind, element: element, for: key)
+            let result: WriteResult<Representation>
+            do {
+                result = try await repository.sendWrite(kind, element: element, for: key)
+            } catch {
+                if let outbox, WriteDelivery.isTransient(error) {
+                    return await queue(
+                        kind, element: element, key: key, in: outbox, repository: repository, path: request.path)
+                }
+                throw repository.failWrite(kind, element: element, for: key, error: error)
+            }
+            if let outbox, WriteDelivery.retryAfter(result.reply) != nil {
+                return await queue(kind, element: element, key: key, in: outbox, repository: repository, path: request.path)
+            }
+            await repository.finishWrite(kind, element: element, for: key, result: result)
             guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
             // RFC 9111 §4.4: the same-origin `Location`/`Content-Location` targets, and every known
             // variant of them and of the written resource, besides the entry the write itself updated.
@@ -83,5 +102,56 @@ extension GatewayRouter {
             return failure(
                 error, path: request.path, route: route, forward: "fwd=request", element: WrittenElement(element))
         }
+    }
+
+    /// Journals the write in `outbox` and answers 202 with its `Location`; subscribers see the
+    /// pending value (`loaded`, origin `pending`; `initialized` for a delete) and the write state
+    /// `processing` with `queued: true`. A full outbox is 503 with `Retry-After`.
+    private func queue(
+        _ kind: WriteKind, element: Representation, key: ResourceKey, in outbox: WriteOutbox,
+        repository: Repository<ResourceKey, Representation>, path: Substring
+    ) async -> HTTPResponse {
+        let write: QueuedWrite
+        do {
+            write = try await outbox.accept(kind, element: element, for: key)
+        } catch {
+            let failure = repository.failWrite(kind, element: element, for: key, error: error)
+            return ProblemResponse.make(
+                failure, path: path, repository: outbox.repository, headers: ["Retry-After": "1"],
+                element: WrittenElement(element))
+        }
+        repository.beginWrite(kind, element: element, for: key, queued: true)
+        repository.store.broadcasters.publish(
+            kind == .delete ? .initialized : .loaded(Self.pendingValue(of: write), origin: .pending, at: write.acceptedAt),
+            for: key)
+        var object = write.jsonObject(repository: outbox.repository)
+        object["status"] = "queued"
+        var response = JSONResponse.make(object, status: 202)
+        response.headers["Location"] = object["location"] as? String
+        return response
+    }
+
+    /// What a read answers while `write` waits: its body as a 200 with its `Content-Type`.
+    static func pendingValue(of write: QueuedWrite) -> Representation {
+        var headers = HTTPHeaders()
+        if let type = write.element.contentType { headers["Content-Type"] = type }
+        return Representation(status: 200, headers: headers, body: write.element.body)
+    }
+
+    /// The answer to a read of a resource with queued writes (read-your-writes): the newest
+    /// pending value marked `X-Resource-State: pending`, or 404 naming a pending delete.
+    func pendingAnswer(_ write: QueuedWrite, path: Substring, repository: String) -> HTTPResponse {
+        guard write.kind == .write else {
+            let refusal = GatewayError(.pendingDelete, "A delete of \(path) is queued (write \(write.id))")
+            return ProblemResponse.make(refusal, path: path, repository: repository)
+        }
+        let value = Self.pendingValue(of: write)
+        var headers = value.headers
+        headers["Cache-Control"] = "no-store"
+        headers["X-Cache"] = "PENDING"
+        headers["X-Resource-State"] = "pending"
+        headers["Cache-Status"] = "\(RepositoryResponse.cacheName); detail=pending"
+        headers["Content-Location"] = "/admin/repositories/\(repository)/writes/\(write.id)"
+        return HTTPResponse(status: 200, headers: headers, bytes: value.body)
     }
 }

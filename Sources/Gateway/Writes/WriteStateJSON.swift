@@ -6,7 +6,7 @@ import RDS
 ///
 /// `{"state":"failed","at":"…","element":{"method":"PUT","contentType":…,"size":…,"excerpt":…,
 /// "truncated":false,"idempotencyKey":…},"error":{"code":"write_failed",…}}`; `succeeded` has the
-/// upstream's `status`, `processing` its `since`.
+/// upstream's `status`, `processing` its `since` and whether it is `queued` in the outbox.
 enum WriteStateJSON {
     /// The state as a JSON object.
     static func object(_ state: WriteState<Representation>) -> [String: Any] {
@@ -14,8 +14,9 @@ enum WriteStateJSON {
         switch state {
         case .initial:
             break
-        case .processing(let element, let since):
+        case .processing(let element, let since, let queued):
             object["since"] = since.formatted(.iso8601)
+            object["queued"] = queued
             object["element"] = element.map { WrittenElement($0).jsonObject } ?? NSNull()
         case .succeeded(let element, let reply, let at):
             object["at"] = at.formatted(.iso8601)

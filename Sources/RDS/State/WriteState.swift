@@ -9,8 +9,9 @@ import Foundation
 public enum WriteState<Value: Sendable>: Sendable {
     /// Nothing has been written (or deleted) yet, or it was forgotten.
     case initial
-    /// The write of `element` started at `since` and has not finished.
-    case processing(element: Value?, since: Date)
+    /// The write of `element` started at `since` and has not finished; `queued` when it waits in
+    /// a durable outbox for the service to come back.
+    case processing(element: Value?, since: Date, queued: Bool)
     /// The service accepted `element` at `at`, answering `reply`.
     case succeeded(element: Value?, reply: Value?, at: Date)
     /// The write of `element` failed at `at`; `error` is the whole chain.
