@@ -119,7 +119,10 @@ public final class GatewayDependencyContainer: Sendable {
         self.outboxes = parts.outboxes
         self.keptRepositories = parts.kept
         startCredentials()
-        for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox { outbox.stop() }
+        for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox {
+            outbox.stop()
+            readiness.forgetWriteQueue(repository: name)
+        }
         startOutboxes()
     }
 
@@ -127,7 +130,9 @@ public final class GatewayDependencyContainer: Sendable {
     private func startOutboxes() {
         for (name, outbox) in outboxes {
             guard let factory = factories[name] else { continue }
-            let delivery = WriteDelivery(outbox: outbox) { factory.makeRepository() }
+            let delivery = WriteDelivery(outbox: outbox, metrics: metrics.writes) { factory.makeRepository() }
+            metrics.writes.observe(outbox)
+            readiness.observeWriteQueue(outbox)
             outbox.run { await delivery.deliver($0) }
         }
     }

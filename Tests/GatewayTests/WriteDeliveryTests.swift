@@ -22,7 +22,7 @@ struct WriteDeliveryTests {
         let store = RepositoryStore<ResourceKey, Representation>(
             datastore: MemoryDatastore(maxBytes: 1 << 20, maxEntries: 100), clock: clock, logger: RecordingLogger())
         let repository = Repository(name: "items", store: store, service: service, policy: RepositoryPolicy())
-        return (outbox, WriteDelivery(outbox: outbox) { repository }, repository)
+        return (outbox, WriteDelivery(outbox: outbox, metrics: GatewayMetrics().writes) { repository }, repository)
     }
 
     private static func reply(_ status: Int, _ headers: HTTPHeaders = [:]) -> WriteResult<Representation> {

@@ -274,7 +274,8 @@ extension OpenAPIDocument {
                   "disk_cache": {"enum": ["writable", "unwritable", "degraded", "none"]},
                   "disk_cache_error": {"type": "string"},
                   "disk_levels": {"type": "array", "items": {"type": "object", "required": ["repository", "status"], "properties": {"repository": {"type": "string"}, "status": {"enum": ["ok", "degraded", "unavailable"]}, "write_failures": {"type": "integer", "minimum": 0}}}},
-                  "upstreams": {"type": "array", "items": {"type": "object", "required": ["service", "status"], "properties": {"service": {"type": "string"}, "status": {"type": "string"}, "consecutive_failures": {"type": "integer", "minimum": 0}}}}
+                  "upstreams": {"type": "array", "items": {"type": "object", "required": ["service", "status"], "properties": {"service": {"type": "string"}, "status": {"type": "string"}, "consecutive_failures": {"type": "integer", "minimum": 0}}}},
+                  "write_queues": {"type": "array", "items": {"type": "object", "required": ["repository", "pending", "dead_letters", "oldest_pending_age_seconds"], "properties": {"repository": {"type": "string"}, "pending": {"type": "integer", "minimum": 0}, "dead_letters": {"type": "integer", "minimum": 0}, "oldest_pending_age_seconds": {"type": "integer", "minimum": 0}}}}
                 }
               },
               "ReloadReport": {

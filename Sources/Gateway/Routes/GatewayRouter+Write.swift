@@ -90,6 +90,7 @@ extension GatewayRouter {
                 return await queue(kind, element: element, key: key, in: outbox, repository: repository, path: request.path)
             }
             await repository.finishWrite(kind, element: element, for: key, result: result)
+            container.metrics.writes.record(.forwarded, repository: route.name)
             guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
             // RFC 9111 §4.4: the same-origin `Location`/`Content-Location` targets, and every known
             // variant of them and of the written resource, besides the entry the write itself updated.
@@ -121,6 +122,7 @@ extension GatewayRouter {
                 element: WrittenElement(element))
         }
         repository.beginWrite(kind, element: element, for: key, queued: true)
+        container.metrics.writes.record(.queued, repository: outbox.repository)
         repository.store.broadcasters.publish(
             kind == .delete ? .initialized : .loaded(Self.pendingValue(of: write), origin: .pending, at: write.acceptedAt),
             for: key)

@@ -7,6 +7,8 @@ import RDS
 struct WriteDelivery: Sendable {
     /// The outbox delivered from.
     let outbox: WriteOutbox
+    /// Counts replayed and dead-lettered writes.
+    let metrics: WriteMetrics
     /// Makes the repository whose service and store a delivery uses.
     let makeRepository: @Sendable () -> Repository<ResourceKey, Representation>?
 
@@ -65,7 +67,10 @@ struct WriteDelivery: Sendable {
             return await deadLetter(write, reason: "rejected: HTTP \(status)", error: error, in: repository)
         }
         // Retired first: once subscribers see the write's `loaded`, the outbox no longer holds it.
-        if await outbox.retire(write.id) { outbox.log("write_replayed", write) }
+        if await outbox.retire(write.id) {
+            outbox.log("write_replayed", write)
+            metrics.recordReplay(repository: outbox.repository, waited: now.timeIntervalSince(write.acceptedAt))
+        }
         await repository.finishWrite(write.kind, element: write.element, for: write.key, result: result)
     }
 
@@ -80,6 +85,7 @@ struct WriteDelivery: Sendable {
     ) async {
         guard await outbox.deadLetter(write.id, reason: reason) else { return }
         outbox.log("write_dead_lettered", write, reason: reason)
+        metrics.record(.deadLettered, repository: outbox.repository)
         _ = repository.failWrite(write.kind, element: write.element, for: write.key, error: error)
         try? await repository.purge(write.key)
         repository.refreshInBackground(write.key)

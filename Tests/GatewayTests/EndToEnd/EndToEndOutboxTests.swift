@@ -158,6 +158,15 @@ struct EndToEndOutboxTests {
         #expect(full.headers["Retry-After"] == "1")
         #expect(full.json["code"] as? String == "outbox_full")
 
+        let metrics = try await gateway.get("/metrics").text
+        #expect(metrics.contains(#"rds_gateway_writes_total{repository="items",result="queued"} 3"#))
+        #expect(metrics.contains(#"rds_gateway_write_queue_depth{repository="items"} 3"#))
+        let ready = try await gateway.get("/health/ready")
+        #expect(ready.status == 200)
+        let queues = try #require(ready.json["write_queues"] as? [[String: Any]])
+        #expect(queues.first?["pending"] as? Int == 3)
+        #expect(queues.first?["dead_letters"] as? Int == 0)
+
         let location = try #require(deleted.headers["Location"])
         #expect(try await gateway.send(.delete, location).status == 200)
         #expect(try await gateway.get(location).status == 404)
