@@ -13,6 +13,10 @@ extension GatewayDependencyContainer {
         var memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>] = [:]
         var diskLevels: [String: FileDatastore<ResourceKey, Representation>] = [:]
         var stores: [String: RepositoryStore<ResourceKey, Representation>] = [:]
+        /// The idempotency keys of each read-write repository.
+        var ledgers: [String: IdempotencyLedger] = [:]
+        /// The durable outbox of each repository that queues writes.
+        var outboxes: [String: WriteOutbox] = [:]
         var diskProblems: [String: String] = [:]
         /// Repositories taken over from the previous container.
         var kept: Set<String> = []
@@ -27,6 +31,8 @@ extension GatewayDependencyContainer {
             memoryLevels[name] = previous.memoryLevels[name]
             diskLevels[name] = previous.diskLevels[name]
             stores[name] = previous.stores[name]
+            ledgers[name] = previous.ledgers[name]
+            outboxes[name] = previous.outboxes[name]
             diskProblems[name] = previous.diskProblems[name]
             kept.insert(name)
         }
@@ -87,6 +93,18 @@ extension GatewayDependencyContainer {
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
             memoryLevels[name] = level1
             stores[name] = store
+            if let queue = settings.writes.queue, let disk = configuration.cache.disk {
+                outboxes[name] = Self.outbox(
+                    name, settings: queue, folder: URL(fileURLWithPath: disk.path), clock: clock, logger: logger)
+            }
+            if settings.isReadWrite {
+                let folder = configuration.cache.disk.map {
+                    URL(fileURLWithPath: $0.path).appendingPathComponent("\(name).idempotency", isDirectory: true)
+                }
+                ledgers[name] = IdempotencyLedger(
+                    retention: settings.writes.idempotencyRetention, maxKeys: settings.writes.maxIdempotencyKeys,
+                    folder: folder, clock: clock, logger: logger)
+            }
             routes.append(route)
             built.append(name)
         }
@@ -139,6 +157,21 @@ extension GatewayDependencyContainer {
                     await memory.deleteAll()
                     try? await disk?.deleteAll()
                 })
+        }
+
+        /// The outbox of `name`, journaled in `<folder>/<name>.writes/journal`; `nil` (logged) when
+        /// the journal cannot be opened: writes are then forwarded only.
+        private static func outbox(
+            _ name: String, settings: WriteQueueSettings, folder: URL, clock: any ClockProvider, logger: any Logger
+        ) -> WriteOutbox? {
+            let path = folder.appendingPathComponent("\(name).writes", isDirectory: true)
+                .appendingPathComponent("journal").path
+            do {
+                return try WriteOutbox(repository: name, path: path, settings: settings, clock: clock, logger: logger)
+            } catch {
+                logger.log(.error, "outbox_unavailable", ["repository": .string(name), "path": .string(path)])
+                return nil
+            }
         }
 
         private static func makeService(

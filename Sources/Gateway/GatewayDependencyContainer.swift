@@ -40,6 +40,12 @@ public final class GatewayDependencyContainer: Sendable {
     let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
     let diskLevels: [String: FileDatastore<ResourceKey, Representation>]
     let stores: [String: RepositoryStore<ResourceKey, Representation>]
+    /// The `Idempotency-Key` ledger of each read-write repository (on disk beside its cache folder,
+    /// `<disk>/<name>.idempotency`, when the cache has a disk level).
+    let ledgers: [String: IdempotencyLedger]
+    /// The durable outbox of each repository with `writes.queue` (`<disk>/<name>.writes/journal`),
+    /// delivering from construction on.
+    let outboxes: [String: WriteOutbox]
     /// Repositories whose disk folder could not be opened, with the reason; they run memory-only.
     public let diskProblems: [String: String]
     /// The repositories taken over unchanged from the container this one replaced.
@@ -116,8 +122,15 @@ public final class GatewayDependencyContainer: Sendable {
         self.diskLevels = parts.diskLevels
         self.diskProblems = parts.diskProblems
         self.stores = parts.stores
+        self.ledgers = parts.ledgers
+        self.outboxes = parts.outboxes
         self.keptRepositories = parts.kept
         startCredentials()
+        for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox {
+            outbox.stop()
+            readiness.forgetWriteQueue(repository: name)
+        }
+        startOutboxes()
         sharedCache?.start()
     }
 
@@ -133,6 +146,22 @@ public final class GatewayDependencyContainer: Sendable {
         metrics.sharedCache.observe { shared.statistics }
         readiness.observeSharedCache { shared.statistics }
         return shared
+    }
+
+    /// Starts (or hands the current repository to) the delivery loop of every outbox.
+    private func startOutboxes() {
+        for (name, outbox) in outboxes {
+            guard let factory = factories[name] else { continue }
+            let delivery = WriteDelivery(outbox: outbox, metrics: metrics.writes) { factory.makeRepository() }
+            metrics.writes.observe(outbox)
+            readiness.observeWriteQueue(outbox)
+            outbox.run { await delivery.deliver($0) }
+        }
+    }
+
+    /// Stops every outbox's delivery loop (on shutdown).
+    func stopOutboxes() {
+        for outbox in outboxes.values { outbox.stop() }
     }
 
     /// `true` when the repository `name` of this container can serve `configuration` as it is:

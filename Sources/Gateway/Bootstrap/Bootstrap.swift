@@ -138,6 +138,7 @@ public enum Bootstrap {
     public static func shutdown(container: GatewayDependencyContainer) async {
         container.retireCredentials()
         container.sharedCache?.stop()
+        container.stopOutboxes()
         await container.embeddedDemo?.server.shutdown(gracePeriod: .seconds(1))
     }
 }

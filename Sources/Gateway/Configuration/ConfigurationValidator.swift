@@ -23,6 +23,9 @@ struct ConfigurationValidator {
         for name in configuration.repositoryNames {
             if let repository = configuration.repositories[name] {
                 try validateRepository(repository, name: name, services: configuration.services)
+                if repository.writes.queue != nil, configuration.cache.disk == nil {
+                    throw fail("repositories.\(name).writes.queue", "needs cache.disk: the outbox journal is a file")
+                }
             }
         }
         try validateRouteCollisions(configuration.repositories)

@@ -33,6 +33,9 @@ struct GatewayMetricsTests {
                 "rds_gateway_upstream_auth_retries_total", "rds_gateway_upstream_errors_total",
                 "rds_gateway_upstream_request_duration_seconds", "rds_gateway_upstream_requests_total",
                 "rds_gateway_upstream_token_age_seconds", "rds_gateway_upstream_token_requests_total",
+                "rds_gateway_write_dead_letters", "rds_gateway_write_queue_depth",
+                "rds_gateway_write_queue_oldest_age_seconds", "rds_gateway_write_replay_delay_seconds",
+                "rds_gateway_writes_total",
             ])
         let lookups = try #require(families.first { $0.name == "rds_gateway_cache_lookups_total" })
         #expect(lookups.samples.map { $0.labels["result"] } == ["bypass", "hit", "miss", "revalidated", "stale"])
