@@ -12,6 +12,11 @@ extension GatewayDependencyContainer {
         var diskLevels: [String: FileDatastore<ResourceKey, Representation>] = [:]
         var stores: [String: RepositoryStore<ResourceKey, Representation>] = [:]
         var diskProblems: [String: String] = [:]
+        var refreshers: [String: BackgroundRefresher<ResourceKey, Representation>] = [:]
+        /// The refresh limiter of each service, shared by its repositories.
+        var limiters: [String: RefreshLimiter] = [:]
+        /// The process's timers.
+        let scheduler: RefreshScheduler
         /// Repositories taken over from the previous container.
         var kept: Set<String> = []
         /// Repositories built afresh, in order.
@@ -26,6 +31,7 @@ extension GatewayDependencyContainer {
             diskLevels[name] = previous.diskLevels[name]
             stores[name] = previous.stores[name]
             diskProblems[name] = previous.diskProblems[name]
+            refreshers[name] = previous.refreshers[name]
             kept.insert(name)
         }
 
@@ -74,12 +80,28 @@ extension GatewayDependencyContainer {
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
                 credentials: credentials[settings.service]?.providers ?? [], variants: route.variants,
                 transport: measured, clock: clock)
-            factories[name] = RepositoryFactory(
+            let factory = RepositoryFactory(
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
+            factories[name] = factory
+            if let refresh = settings.refresh {
+                let limiter = limiters[settings.service] ?? RefreshLimiter(
+                    limit: Self.refreshConcurrency(of: settings.service, in: configuration))
+                limiters[settings.service] = limiter
+                refreshers[name] = BackgroundRefresher(
+                    repository: factory.makeRepository(), policy: refresh.policy, scheduler: scheduler,
+                    limiter: limiter)
+            }
             memoryLevels[name] = level1
             stores[name] = store
             routes.append(route)
             built.append(name)
+        }
+
+        /// The refreshes of `service` that may run at once: the smallest `refresh.concurrency` of
+        /// its repositories.
+        static func refreshConcurrency(of service: String, in configuration: GatewayConfiguration) -> Int {
+            configuration.repositories.values.filter { $0.service == service }
+                .compactMap { $0.refresh?.concurrency }.min() ?? 4
         }
 
         private static func makeService(

@@ -45,6 +45,10 @@ public final class GatewayDependencyContainer: Sendable {
     let transport: any Transport
     /// The credential providers of each service, by service name.
     let credentials: [String: ServiceCredentials]
+    /// The process's timers for background refreshes (kept across reloads).
+    public let scheduler: RefreshScheduler
+    /// The background refreshers of the repositories that have `refresh` settings.
+    let refreshers: [String: BackgroundRefresher<ResourceKey, Representation>]
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -86,7 +90,9 @@ public final class GatewayDependencyContainer: Sendable {
         let credentials = Self.makeCredentials(
             configuration, previous: previous, clock: clock, logger: logger, transport: transport, metrics: metrics)
         self.credentials = credentials
-        var parts = Parts()
+        let scheduler = previous?.scheduler ?? RefreshScheduler(clock: clock)
+        self.scheduler = scheduler
+        var parts = Parts(scheduler: scheduler)
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {
                 parts.take(name, from: previous)
@@ -110,7 +116,9 @@ public final class GatewayDependencyContainer: Sendable {
         self.diskProblems = parts.diskProblems
         self.stores = parts.stores
         self.keptRepositories = parts.kept
+        self.refreshers = parts.refreshers
         startCredentials()
+        for name in parts.built { followWarmUp(name) }
     }
 
     /// `true` when the repository `name` of this container can serve `configuration` as it is:

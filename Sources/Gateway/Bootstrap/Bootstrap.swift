@@ -135,6 +135,7 @@ public enum Bootstrap {
     /// Stops what the container started besides the gateway's server (token refreshers, the embedded demo).
     public static func shutdown(container: GatewayDependencyContainer) async {
         container.retireCredentials()
+        container.retireRefreshers()
         await container.embeddedDemo?.server.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -54,6 +54,7 @@ extension ConfigurationValidator {
         if let fraction = repository.heuristicFraction, !(0...1).contains(fraction) {
             throw fail(path + ".heuristicFraction", "expected a fraction between 0 and 1, found \(fraction)")
         }
+        try validateLiveSettings(repository, path: path)
         for (index, header) in repository.forwardHeaders.enumerated() {
             let keyPath = "\(path).forwardHeaders[\(index)]"
             try requireHeaderName(header, keyPath)

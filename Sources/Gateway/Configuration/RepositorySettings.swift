@@ -46,6 +46,12 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     /// The heuristic lifetime (RFC 9111 §4.2.2) as a fraction of the time since `Last-Modified`
     /// for answers without explicit freshness, e.g. `0.1`; off (`defaultTTL` applies) when `nil`.
     public var heuristicFraction: Double?
+    /// Background refresh without traffic, if any.
+    public var refresh: RefreshSettings?
+    /// The webhook at `POST /hooks/NAME`, if any (none without a secret).
+    public var hook: HookSettings?
+    /// Where the upstream names an answer's tags.
+    public var tags: TagSettings
 
     /// Creates repository settings.
     public init(
@@ -55,7 +61,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         refreshAhead: Double? = nil, fetchDeadline: TimeInterval = 30, warmUp: [String] = [],
         cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = [],
         downstreamCacheControl: String? = nil, upstreamErrors: UpstreamErrorMode = .problem,
-        targetedCacheControl: String = "CDN-Cache-Control", heuristicFraction: Double? = nil
+        targetedCacheControl: String = "CDN-Cache-Control", heuristicFraction: Double? = nil,
+        refresh: RefreshSettings? = nil, hook: HookSettings? = nil, tags: TagSettings = TagSettings()
     ) {
         self.route = route
         self.service = service
@@ -76,12 +83,16 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         self.upstreamErrors = upstreamErrors
         self.targetedCacheControl = targetedCacheControl
         self.heuristicFraction = heuristicFraction
+        self.refresh = refresh
+        self.hook = hook
+        self.tags = tags
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case route, service, upstreamPath, methods, policy, minTTL, maxTTL, defaultTTL, staleWhileRevalidate
         case staleIfError, refreshAhead, fetchDeadline, warmUp, cacheKey, forwardHeaders
         case downstreamCacheControl, upstreamErrors, targetedCacheControl, heuristicFraction
+        case refresh, hook, tags
     }
 
     /// Decodes the settings, rejecting unknown keys.
@@ -124,6 +135,9 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         targetedCacheControl =
             try container.decodeIfPresent(String.self, forKey: .targetedCacheControl) ?? defaults.targetedCacheControl
         heuristicFraction = try container.decodeIfPresent(Double.self, forKey: .heuristicFraction)
+        refresh = try container.decodeIfPresent(RefreshSettings.self, forKey: .refresh)
+        hook = try container.decodeIfPresent(HookSettings.self, forKey: .hook)
+        tags = try container.decodeIfPresent(TagSettings.self, forKey: .tags) ?? defaults.tags
     }
 
     /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.

@@ -45,16 +45,16 @@ extension GatewayRouter {
         switch action {
         case .state:
             guard let key else { return refuse(.badRequest, "state needs ?path=", path: path) }
-            var object = ResourceStateJSON.object(repository.state(of: key))
-            object["key"] = key.description
+            var object = await stateReport(of: key, in: repository, route: route)
             let variants = route.variants.variants(of: key).filter { $0 != key }
             if !variants.isEmpty {
-                object["variants"] = Self.sortedForDisplay(variants).map { variant in
-                    var entry = ResourceStateJSON.object(repository.state(of: variant))
-                    entry["key"] = variant.description
+                var reports: [[String: Any]] = []
+                for variant in Self.sortedForDisplay(variants) {
+                    var entry = await stateReport(of: variant, in: repository, route: route)
                     entry["fields"] = Self.displayedFields(of: variant)
-                    return entry
+                    reports.append(entry)
                 }
+                object["variants"] = reports
             }
             return JSONResponse.make(object)
         case .refresh:

@@ -19,8 +19,11 @@ extension GatewayRouter {
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
         switch request.method {
         case .get where Self.wantsEvents(request):
-            return events(of: key, in: repository)
+            let response = events(of: key, in: repository)
+            container.refresher(named: route.name)?.noteSubscribed(key)
+            return response
         case .get, .head:
+            container.refresher(named: route.name)?.noteRead(key)
             return await read(request, key: key, in: repository, route: route)
         default:
             return await write(request, key: key, in: repository, route: route)

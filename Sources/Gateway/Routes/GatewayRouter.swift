@@ -52,6 +52,7 @@ public struct GatewayRouter: HTTPHandler {
                 age: entry.age(at: now), timeToLive: entry.timeToLive(at: now), mustRevalidate: entry.mustRevalidate)
             guard verdict == .useStored else { return nil }
         }
+        container.refresher(named: route.name)?.noteRead(key)
         return RepositoryResponse.make(
             answer, request: request, now: container.clock.now,
             downstreamCacheControl: route.settings.downstreamCacheControl,
