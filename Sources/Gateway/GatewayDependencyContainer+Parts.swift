@@ -13,6 +13,7 @@ extension GatewayDependencyContainer {
         var stores: [String: RepositoryStore<ResourceKey, Representation>] = [:]
         var diskProblems: [String: String] = [:]
         var refreshers: [String: BackgroundRefresher<ResourceKey, Representation>] = [:]
+        var tagIndexes: [String: TagIndex] = [:]
         /// The refresh limiter of each service, shared by its repositories.
         var limiters: [String: RefreshLimiter] = [:]
         /// The process's timers.
@@ -32,6 +33,7 @@ extension GatewayDependencyContainer {
             stores[name] = previous.stores[name]
             diskProblems[name] = previous.diskProblems[name]
             refreshers[name] = previous.refreshers[name]
+            tagIndexes[name] = previous.tagIndexes[name]
             kept.insert(name)
         }
 
@@ -73,7 +75,10 @@ extension GatewayDependencyContainer {
                         .error, "disk_cache_unavailable", ["repository": .string(name), "path": .string(folder.path)])
                 }
             }
-            let store = RepositoryStore(datastore: datastore, clock: clock, logger: logger)
+            let tagIndex = TagIndex(maxEntries: settings.tags.maxEntries)
+            tagIndexes[name] = tagIndex
+            let tagging = TaggingDatastore(wrapping: datastore, index: tagIndex, field: settings.tags.field)
+            let store = RepositoryStore(datastore: tagging, clock: clock, logger: logger)
             let measured = InstrumentedTransport(
                 wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
             let httpService = Self.makeService(

@@ -1,3 +1,4 @@
+import Foundation
 import RDS
 
 extension GatewayDependencyContainer {
@@ -10,6 +11,27 @@ extension GatewayDependencyContainer {
     func followWarmUp(_ name: String) {
         guard let refresher = refreshers[name], let route = route(named: name) else { return }
         refresher.followWarmUp(route.settings.warmUp.compactMap { route.key(forTarget: $0) })
+    }
+
+    /// Indexes the tags of the entries the disk level of `name` holds (in the background): the
+    /// tags are stored with the entries, so purges by tag reach them after a restart.
+    func rebuildTagIndex(_ name: String) {
+        guard let level2 = diskLevels[name], let index = tagIndexes[name], let route = route(named: name) else { return }
+        let field = route.settings.tags.field
+        Task {
+            await level2.forEachStoredEntry(limit: index.maxEntries) { key, entry in
+                if index.tags(of: key) == nil { index.set(TagField.tags(in: entry.value.headers, field: field), for: key) }
+            }
+        }
+    }
+
+    /// Asks every Server-Sent Events subscriber for a heartbeat comment every `interval` seconds,
+    /// on the process's scheduler, so idle proxies keep the streams open.
+    static func beat(_ events: EventHub, on scheduler: RefreshScheduler, every interval: TimeInterval) {
+        scheduler.schedule(at: scheduler.clock.now.addingTimeInterval(interval)) {
+            events.heartbeat()
+            beat(events, on: scheduler, every: interval)
+        }
     }
 
     /// Stops the refreshers this container does not hand on to `successor` (all of them, and the

@@ -29,8 +29,8 @@ public final class GatewayDependencyContainer: Sendable {
     public let recentProblems: RecentProblems
     /// The demo upstream running in this process, when a service uses `embedded:demo`.
     public let embeddedDemo: EmbeddedDemo?
-    /// The Server-Sent Events of every watched resource, rendered once per state.
-    let events: EventFanOut
+    /// Every published state, numbered and buffered for the Server-Sent Events subscribers.
+    let events: EventHub
     /// The bytes held for upstream answers still arriving, when the transport counts them.
     public let inFlightBodies: HTTPBodyBudget?
 
@@ -49,6 +49,8 @@ public final class GatewayDependencyContainer: Sendable {
     public let scheduler: RefreshScheduler
     /// The background refreshers of the repositories that have `refresh` settings.
     let refreshers: [String: BackgroundRefresher<ResourceKey, Representation>]
+    /// The tag index of each repository.
+    let tagIndexes: [String: TagIndex]
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -74,7 +76,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.logger = logger
         self.embeddedDemo = embeddedDemo
         self.transport = transport
-        self.events = previous?.events ?? EventFanOut(clock: clock)
+        self.events = previous?.events ?? EventHub()
         let metrics = previous?.metrics ?? GatewayMetrics()
         let readiness =
             previous?.readiness
@@ -117,8 +119,16 @@ public final class GatewayDependencyContainer: Sendable {
         self.stores = parts.stores
         self.keptRepositories = parts.kept
         self.refreshers = parts.refreshers
+        self.tagIndexes = parts.tagIndexes
         startCredentials()
-        for name in parts.built { followWarmUp(name) }
+        for name in parts.built {
+            followWarmUp(name)
+            rebuildTagIndex(name)
+            stores[name]?.broadcasters.observe { [events] key, state in events.publish(key, state) }
+        }
+        let routes = routes
+        events.showPaths { key in routes.first { $0.name == key.repository }?.clientPath(of: key) ?? key.target }
+        if previous == nil { Self.beat(events, on: scheduler, every: 15) }
     }
 
     /// `true` when the repository `name` of this container can serve `configuration` as it is:

@@ -103,7 +103,7 @@ extension ConfigurationValidator {
             if let taken = reserved.first(where: route.collides(with:)) {
                 throw fail(
                     "repositories.\(name).route",
-                    "the route \(route) collides with the gateway's own \(taken); expected a route outside /health, /metrics, /admin and /__demo"
+                    "the route \(route) collides with the gateway's own \(taken); expected a route outside /health, /metrics, /admin, /__demo, /hooks and /events"
                 )
             }
             if let other = seen.first(where: { route.collides(with: $0.route) }) {

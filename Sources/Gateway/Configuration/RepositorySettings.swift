@@ -143,6 +143,9 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.
     public var isReadWrite: Bool { methods.contains { Self.writeMethods.contains($0) } }
 
+    /// The tag field removed from client answers: ``TagSettings/field`` unless exposed.
+    public var hiddenTagField: String? { tags.expose ? nil : tags.field }
+
     /// The methods that make a repository read-write.
     static let writeMethods: Set<String> = ["PUT", "PATCH", "POST", "DELETE"]
 }

@@ -166,13 +166,15 @@ extension OpenAPIDocument {
             },
             "/admin/repositories/{name}/cache": {
               "delete": {
-                "summary": "Purge one resource (all its variants) or, without `path`, the whole repository",
+                "summary": "Purge one resource (all its variants), the resources carrying a tag, or, without `path` and `tag`, the whole repository; hard or soft",
                 "operationId": "purge",
                 "tags": ["admin"],
                 "security": [{}, {"adminToken": []}],
                 "parameters": [
                   {"$ref": "#/components/parameters/RepositoryName"},
-                  {"name": "path", "in": "query", "required": false, "description": "The resource's path and query, as a client requests it.", "schema": {"type": "string"}}
+                  {"name": "path", "in": "query", "required": false, "description": "The resource's path and query, as a client requests it.", "schema": {"type": "string"}},
+                  {"name": "tag", "in": "query", "required": false, "description": "Purge every resource carrying this tag (the repository's tag field, `Surrogate-Key` by default).", "schema": {"type": "string"}},
+                  {"name": "soft", "in": "query", "required": false, "description": "`true` marks the resources stale instead of dropping them: the next read revalidates while serving them.", "schema": {"type": "string", "enum": ["true", "false"]}}
                 ],
                 "responses": {
                   "200": {"description": "Purged.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Purged"}}}},
@@ -180,6 +182,27 @@ extension OpenAPIDocument {
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "403": {"$ref": "#/components/responses/Forbidden"},
                   "404": {"$ref": "#/components/responses/Problem"},
+                  "500": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/hooks/{repository}": {
+              "post": {
+                "summary": "The upstream's change notification: refresh, invalidate or soft-purge resources by path or tag; signed with HMAC-SHA256",
+                "operationId": "hook",
+                "tags": ["live"],
+                "parameters": [
+                  {"name": "repository", "in": "path", "required": true, "description": "A repository with a hook secret.", "schema": {"type": "string"}},
+                  {"name": "X-RDS-Timestamp", "in": "header", "required": true, "description": "Unix time in seconds; within the hook's window of the gateway's clock.", "schema": {"type": "string"}},
+                  {"name": "X-RDS-Signature", "in": "header", "required": true, "description": "`sha256=` and the hex HMAC-SHA256 of `<timestamp>.<body>` under the hook secret.", "schema": {"type": "string"}}
+                ],
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChangeRequest"}}}},
+                "responses": {
+                  "200": {"description": "Applied.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HookAnswer"}}}},
+                  "400": {"$ref": "#/components/responses/Problem"},
+                  "401": {"$ref": "#/components/responses/Problem"},
+                  "404": {"$ref": "#/components/responses/Problem"},
+                  "405": {"$ref": "#/components/responses/Problem"},
                   "500": {"$ref": "#/components/responses/Problem"}
                 }
               }
@@ -257,6 +280,11 @@ extension OpenAPIDocument {
                   "cached": {"oneOf": [{"$ref": "#/components/schemas/StoredValue"}, {"type": "null"}]},
                   "error": {"$ref": "#/components/schemas/ErrorLink"},
                   "variants": {"type": "array", "items": {"$ref": "#/components/schemas/ResourceState"}},
+                  "source": {"enum": ["memory", "disk", "upstream", null]},
+                  "expiresAt": {"type": ["string", "null"]},
+                  "nextRefreshAt": {"type": ["string", "null"]},
+                  "waiters": {"type": "integer", "minimum": 0},
+                  "tags": {"type": "array", "items": {"type": "string"}},
                   "fields": {"type": "object", "additionalProperties": {"type": "string"}}
                 }
               },
@@ -282,7 +310,21 @@ extension OpenAPIDocument {
               "Purged": {
                 "type": "object",
                 "required": ["repository", "purged"],
-                "properties": {"repository": {"type": "string"}, "purged": {"type": "string"}}
+                "properties": {"repository": {"type": "string"}, "purged": {"type": "string"}, "count": {"type": "integer", "minimum": 0}, "soft": {"type": "boolean"}}
+              },
+              "ChangeRequest": {
+                "type": "object",
+                "required": ["action"],
+                "properties": {
+                  "action": {"enum": ["refresh", "invalidate", "soft-purge"]},
+                  "paths": {"type": "array", "items": {"type": "string"}},
+                  "tags": {"type": "array", "items": {"type": "string"}}
+                }
+              },
+              "HookAnswer": {
+                "type": "object",
+                "required": ["id", "repository", "action", "affected"],
+                "properties": {"id": {"type": "string"}, "repository": {"type": "string"}, "action": {"type": "string"}, "affected": {"type": "integer", "minimum": 0}}
               },
               "Problem": {
                 "type": "object",

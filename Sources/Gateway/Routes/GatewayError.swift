@@ -25,6 +25,8 @@ public enum GatewayErrorKind: String, Sendable {
     case reloadFailed = "reload_failed"
     /// The client said `only-if-cached` and nothing usable is stored (504, RFC 9111 §5.2.1.7).
     case notCached = "not_cached"
+    /// A webhook request without a valid signature, or with a timestamp outside the window (401).
+    case hookUnauthorized = "hook_unauthorized"
 
     /// The HTTP status answered for this kind.
     public var status: Int {
@@ -32,7 +34,7 @@ public enum GatewayErrorKind: String, Sendable {
         case .routeNotFound, .repositoryNotFound: 404
         case .methodNotAllowed: 405
         case .pathTraversal, .badRequest: 400
-        case .unauthorized: 401
+        case .unauthorized, .hookUnauthorized: 401
         case .forbidden, .demoForbidden: 403
         case .reloadFailed: 422
         case .notCached: 504

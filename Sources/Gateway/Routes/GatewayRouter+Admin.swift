@@ -78,16 +78,34 @@ extension GatewayRouter {
             response.headers.add(name: "X-Refreshed-Variants", value: String(variants.count))
             return response
         case .cache:
-            do {
-                if let key {
-                    for variant in [key] + route.variants.variants(of: key) { try await repository.purge(variant) }
-                } else {
-                    try await repository.purgeAll()
-                }
-                return JSONResponse.make(["repository": name, "purged": key?.description ?? "all"])
-            } catch {
-                return ProblemResponse.make(error, path: path, repository: name)
+            return await purge(query: query, key: key, route: route, in: repository, path: path)
+        }
+    }
+
+    /// `DELETE …/cache[?path=…|?tag=…][&soft=true]`: drops (or, soft, marks stale) one resource
+    /// with its variants, the resources carrying a tag, or the whole repository, and says how many.
+    private func purge(
+        query: QueryItems, key: ResourceKey?, route: RepositoryRoute,
+        in repository: Repository<ResourceKey, Representation>, path: Substring
+    ) async -> HTTPResponse {
+        let soft = query["soft"] == "true"
+        let tag = query["tag"]
+        let name = route.name
+        do {
+            guard key != nil || tag != nil else {
+                if soft { return refuse(.badRequest, "a soft purge needs ?path= or ?tag=", path: path) }
+                try await repository.purgeAll()
+                return JSONResponse.make(["repository": name, "purged": "all"])
             }
+            guard case .success(let keys) = keys(paths: [], tags: tag.map { [$0] } ?? [], route: route) else {
+                return refuse(.badRequest, "bad purge", path: path)
+            }
+            let named = key.map { [$0] + route.variants.variants(of: $0).filter { $0 != key } } ?? []
+            let count = try await apply(soft ? .softPurge : .invalidate, to: named + keys, in: repository)
+            let purged = key?.description ?? "tag \(tag ?? "")"
+            return JSONResponse.make(["repository": name, "purged": purged, "count": count, "soft": soft])
+        } catch {
+            return ProblemResponse.make(error, path: path, repository: name)
         }
     }
 

@@ -60,6 +60,17 @@ final class EndToEndEventStream: Sendable {
         }
     }
 
+    /// Returns once the newest event satisfies `condition` (a slow reader may skip states, so
+    /// tests of live changes wait for the state they expect rather than for a count).
+    func waitForLast(_ condition: (Event) -> Bool) async {
+        var seen = events.count
+        while !(events.last.map(condition) ?? false) {
+            seen += 1
+            await waitForEvents(seen)
+            seen = events.count
+        }
+    }
+
     /// Closes the subscription.
     func close() { shutdown(descriptor, Int32(SHUT_RDWR)) }
 

@@ -26,10 +26,10 @@ struct GatewayMetricsTests {
             families.map(\.name) == [
                 "rds_gateway_cache_bytes", "rds_gateway_cache_coalesced_waiters_total", "rds_gateway_cache_entries",
                 "rds_gateway_cache_evictions_total", "rds_gateway_cache_lookups_total", "rds_gateway_disk_degraded",
-                "rds_gateway_disk_write_failures_total", "rds_gateway_http_request_duration_seconds",
-                "rds_gateway_http_requests_in_flight", "rds_gateway_http_requests_total",
-                "rds_gateway_inflight_body_bytes", "rds_gateway_open_connections",
-                "rds_gateway_upstream_auth_retries_total", "rds_gateway_upstream_errors_total",
+                "rds_gateway_disk_write_failures_total", "rds_gateway_hook_requests_total",
+                "rds_gateway_http_request_duration_seconds", "rds_gateway_http_requests_in_flight",
+                "rds_gateway_http_requests_total", "rds_gateway_inflight_body_bytes", "rds_gateway_open_connections",
+                "rds_gateway_purged_resources_total", "rds_gateway_upstream_auth_retries_total", "rds_gateway_upstream_errors_total",
                 "rds_gateway_upstream_request_duration_seconds", "rds_gateway_upstream_requests_total",
                 "rds_gateway_upstream_token_age_seconds", "rds_gateway_upstream_token_requests_total",
             ])

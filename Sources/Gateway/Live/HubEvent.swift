@@ -1,0 +1,32 @@
+import Synchronization
+
+/// One event of the ``EventHub``: a published state with its id, rendered as a Server-Sent Event
+/// once, on first demand, and shared by every subscriber that sends it.
+final class HubEvent: Sendable {
+    /// The position in the hub's sequence.
+    let sequence: UInt64
+    /// The resource whose state it is; `nil` for a control event.
+    let key: ResourceKey?
+    /// The bytes the event holds on to (the state's value), for the hub's replay budget.
+    let cost: Int
+    private let rendered = Mutex<[UInt8]?>(nil)
+    private let render: @Sendable () -> [UInt8]
+
+    /// An event whose bytes `render` makes when first asked.
+    init(sequence: UInt64, key: ResourceKey?, cost: Int = 0, render: @escaping @Sendable () -> [UInt8]) {
+        self.sequence = sequence
+        self.key = key
+        self.cost = cost
+        self.render = render
+    }
+
+    /// The rendered event (`id:`, `event:`, one `data:` line).
+    var bytes: [UInt8] {
+        rendered.withLock { rendered in
+            if let rendered { return rendered }
+            let bytes = render()
+            rendered = bytes
+            return bytes
+        }
+    }
+}
