@@ -186,6 +186,23 @@ extension OpenAPIDocument {
                 }
               }
             },
+            "/events": {
+              "get": {
+                "summary": "Server-Sent Events of many resources on one stream: each topic a path or a route template; ids, retry, resume with Last-Event-ID (or lastEventID) from a bounded buffer, a refetch event when it cannot",
+                "operationId": "events",
+                "tags": ["live"],
+                "parameters": [
+                  {"name": "topic", "in": "query", "required": true, "description": "A resource path (`/weather/paris`) or a route template (`/weather/{city}`); repeat for more (at most 1024).", "schema": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "style": "form", "explode": true},
+                  {"name": "lastEventID", "in": "query", "required": false, "description": "Resume after this event id (for EventSource, which cannot set Last-Event-ID on its first request).", "schema": {"type": "string"}},
+                  {"name": "Last-Event-ID", "in": "header", "required": false, "description": "Resume after this event id.", "schema": {"type": "string"}}
+                ],
+                "responses": {
+                  "200": {"description": "The event stream (`id:`, `event: initialized|loading|loaded|failed|refetch`, one JSON `data:` line with `path` and `repository`).", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                  "400": {"$ref": "#/components/responses/Problem"},
+                  "405": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
             "/hooks/{repository}": {
               "post": {
                 "summary": "The upstream's change notification: refresh, invalidate or soft-purge resources by path or tag; signed with HMAC-SHA256",
