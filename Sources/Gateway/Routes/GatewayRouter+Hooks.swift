@@ -26,8 +26,8 @@ extension GatewayRouter {
             metrics.recordRequest(repository: name, outcome: "unauthorized")
             let refusal = GatewayError(
                 .hookUnauthorized,
-                "The webhook needs \(Self.hookSignatureHeader): sha256=<HMAC-SHA256 of timestamp.body> and a "
-                    + "\(Self.hookTimestampHeader) within \(Int(settings.window)) s")
+                "The webhook needs \(Self.hookSignatureHeader): sha256=<HMAC-SHA256 of timestamp.body> and "
+                    + "\(Self.hookTimestampHeader) within \(Int(settings.window)) s of the gateway's clock")
             return ProblemResponse.make(refusal, path: path, repository: name)
         }
         let targets: [ResourceKey]
