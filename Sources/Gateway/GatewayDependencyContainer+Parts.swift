@@ -13,7 +13,17 @@ extension GatewayDependencyContainer {
         var memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>] = [:]
         var diskLevels: [String: FileDatastore<ResourceKey, Representation>] = [:]
         var stores: [String: RepositoryStore<ResourceKey, Representation>] = [:]
+        /// The idempotency keys of each read-write repository.
+        var ledgers: [String: IdempotencyLedger] = [:]
+        /// The durable outbox of each repository that queues writes.
+        var outboxes: [String: WriteOutbox] = [:]
         var diskProblems: [String: String] = [:]
+        var refreshers: [String: BackgroundRefresher<ResourceKey, Representation>] = [:]
+        var tagIndexes: [String: TagIndex] = [:]
+        /// The refresh limiter of each service, shared by its repositories.
+        var limiters: [String: RefreshLimiter] = [:]
+        /// The process's timers.
+        let scheduler: RefreshScheduler
         /// Repositories taken over from the previous container.
         var kept: Set<String> = []
         /// Repositories built afresh, in order.
@@ -27,7 +37,11 @@ extension GatewayDependencyContainer {
             memoryLevels[name] = previous.memoryLevels[name]
             diskLevels[name] = previous.diskLevels[name]
             stores[name] = previous.stores[name]
+            ledgers[name] = previous.ledgers[name]
+            outboxes[name] = previous.outboxes[name]
             diskProblems[name] = previous.diskProblems[name]
+            refreshers[name] = previous.refreshers[name]
+            tagIndexes[name] = previous.tagIndexes[name]
             kept.insert(name)
         }
 
@@ -71,8 +85,11 @@ extension GatewayDependencyContainer {
             let datastore = Self.chain(
                 name, memory: level1, disk: level2, shared: sharedCache, policy: settings.repositoryPolicy, clock: clock,
                 logger: logger)
+            let tagIndex = TagIndex(maxEntries: settings.tags.maxEntries)
+            tagIndexes[name] = tagIndex
+            let tagging = TaggingDatastore(wrapping: datastore, index: tagIndex, field: settings.tags.field)
             let store = RepositoryStore(
-                datastore: datastore, clock: clock, logger: logger,
+                datastore: tagging, clock: clock, logger: logger,
                 coordinator: sharedCache.map { RedisFetchCoordinator<ResourceKey>(repository: name, shared: $0) })
             if let sharedCache {
                 sharedCache.register(name, target: Self.sharedTarget(memory: level1, disk: level2, store: store))
@@ -83,10 +100,31 @@ extension GatewayDependencyContainer {
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
                 credentials: credentials[settings.service]?.providers ?? [], variants: route.variants,
                 transport: measured, clock: clock)
-            factories[name] = RepositoryFactory(
+            let factory = RepositoryFactory(
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
+            factories[name] = factory
+            if let refresh = settings.refresh {
+                let limiter = limiters[settings.service] ?? RefreshLimiter(
+                    limit: Self.refreshConcurrency(of: settings.service, in: configuration))
+                limiters[settings.service] = limiter
+                refreshers[name] = BackgroundRefresher(
+                    repository: factory.makeRepository(), policy: refresh.policy, scheduler: scheduler,
+                    limiter: limiter)
+            }
             memoryLevels[name] = level1
             stores[name] = store
+            if let queue = settings.writes.queue, let disk = configuration.cache.disk {
+                outboxes[name] = Self.outbox(
+                    name, settings: queue, folder: URL(fileURLWithPath: disk.path), clock: clock, logger: logger)
+            }
+            if settings.isReadWrite {
+                let folder = configuration.cache.disk.map {
+                    URL(fileURLWithPath: $0.path).appendingPathComponent("\(name).idempotency", isDirectory: true)
+                }
+                ledgers[name] = IdempotencyLedger(
+                    retention: settings.writes.idempotencyRetention, maxKeys: settings.writes.maxIdempotencyKeys,
+                    folder: folder, clock: clock, logger: logger)
+            }
             routes.append(route)
             built.append(name)
         }
@@ -160,6 +198,28 @@ extension GatewayDependencyContainer {
         ) async -> CacheEntry<Representation>? {
             if let current { return current }
             return try? await store.datastore.get(key)
+        }
+
+        /// The outbox of `name`, journaled in `<folder>/<name>.writes/journal`; `nil` (logged) when
+        /// the journal cannot be opened: writes are then forwarded only.
+        private static func outbox(
+            _ name: String, settings: WriteQueueSettings, folder: URL, clock: any ClockProvider, logger: any Logger
+        ) -> WriteOutbox? {
+            let path = folder.appendingPathComponent("\(name).writes", isDirectory: true)
+                .appendingPathComponent("journal").path
+            do {
+                return try WriteOutbox(repository: name, path: path, settings: settings, clock: clock, logger: logger)
+            } catch {
+                logger.log(.error, "outbox_unavailable", ["repository": .string(name), "path": .string(path)])
+                return nil
+            }
+        }
+
+        /// The refreshes of `service` that may run at once: the smallest `refresh.concurrency` of
+        /// its repositories.
+        static func refreshConcurrency(of service: String, in configuration: GatewayConfiguration) -> Int {
+            configuration.repositories.values.filter { $0.service == service }
+                .compactMap { $0.refresh?.concurrency }.min() ?? 4
         }
 
         private static func makeService(

@@ -29,8 +29,8 @@ public final class GatewayDependencyContainer: Sendable {
     public let recentProblems: RecentProblems
     /// The demo upstream running in this process, when a service uses `embedded:demo`.
     public let embeddedDemo: EmbeddedDemo?
-    /// The Server-Sent Events of every watched resource, rendered once per state.
-    let events: EventFanOut
+    /// Every published state, numbered and buffered for the Server-Sent Events subscribers.
+    let events: EventHub
     /// The bytes held for upstream answers still arriving, when the transport counts them.
     public let inFlightBodies: HTTPBodyBudget?
     /// The level shared with the other replicas (`cache.shared.redis`), or `nil`.
@@ -40,6 +40,12 @@ public final class GatewayDependencyContainer: Sendable {
     let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
     let diskLevels: [String: FileDatastore<ResourceKey, Representation>]
     let stores: [String: RepositoryStore<ResourceKey, Representation>]
+    /// The `Idempotency-Key` ledger of each read-write repository (on disk beside its cache folder,
+    /// `<disk>/<name>.idempotency`, when the cache has a disk level).
+    let ledgers: [String: IdempotencyLedger]
+    /// The durable outbox of each repository with `writes.queue` (`<disk>/<name>.writes/journal`),
+    /// delivering from construction on.
+    let outboxes: [String: WriteOutbox]
     /// Repositories whose disk folder could not be opened, with the reason; they run memory-only.
     public let diskProblems: [String: String]
     /// The repositories taken over unchanged from the container this one replaced.
@@ -47,6 +53,12 @@ public final class GatewayDependencyContainer: Sendable {
     let transport: any Transport
     /// The credential providers of each service, by service name.
     let credentials: [String: ServiceCredentials]
+    /// The process's timers for background refreshes (kept across reloads).
+    public let scheduler: RefreshScheduler
+    /// The background refreshers of the repositories that have `refresh` settings.
+    let refreshers: [String: BackgroundRefresher<ResourceKey, Representation>]
+    /// The tag index of each repository.
+    let tagIndexes: [String: TagIndex]
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -73,7 +85,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.logger = logger
         self.embeddedDemo = embeddedDemo
         self.transport = transport
-        self.events = previous?.events ?? EventFanOut(clock: clock)
+        self.events = previous?.events ?? EventHub()
         let metrics = previous?.metrics ?? GatewayMetrics()
         let readiness =
             previous?.readiness
@@ -92,7 +104,9 @@ public final class GatewayDependencyContainer: Sendable {
         let sharedCache = try Self.makeSharedCache(
             configuration, previous: previous, logger: logger, metrics: metrics, readiness: readiness)
         self.sharedCache = sharedCache
-        var parts = Parts(sharedCache: sharedCache)
+        let scheduler = previous?.scheduler ?? RefreshScheduler(clock: clock)
+        self.scheduler = scheduler
+        var parts = Parts(sharedCache: sharedCache, scheduler: scheduler)
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {
                 parts.take(name, from: previous)
@@ -116,8 +130,26 @@ public final class GatewayDependencyContainer: Sendable {
         self.diskLevels = parts.diskLevels
         self.diskProblems = parts.diskProblems
         self.stores = parts.stores
+        self.ledgers = parts.ledgers
+        self.outboxes = parts.outboxes
         self.keptRepositories = parts.kept
+        self.refreshers = parts.refreshers
+        self.tagIndexes = parts.tagIndexes
         startCredentials()
+        for name in parts.built {
+            followWarmUp(name)
+            rebuildTagIndex(name)
+            stores[name]?.broadcasters.observe { [events] key, state in events.publish(key, state) }
+            stores[name]?.writes.observe { [events] key, change in events.publish(key, change) }
+        }
+        let routes = routes
+        events.showPaths { key in routes.first { $0.name == key.repository }?.clientPath(of: key) ?? key.target }
+        if previous == nil { Self.beat(events, on: scheduler, every: 15) }
+        for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox {
+            outbox.stop()
+            readiness.forgetWriteQueue(repository: name)
+        }
+        startOutboxes()
         sharedCache?.start()
     }
 
@@ -133,6 +165,22 @@ public final class GatewayDependencyContainer: Sendable {
         metrics.sharedCache.observe { shared.statistics }
         readiness.observeSharedCache { shared.statistics }
         return shared
+    }
+
+    /// Starts (or hands the current repository to) the delivery loop of every outbox.
+    private func startOutboxes() {
+        for (name, outbox) in outboxes {
+            guard let factory = factories[name] else { continue }
+            let delivery = WriteDelivery(outbox: outbox, metrics: metrics.writes) { factory.makeRepository() }
+            metrics.writes.observe(outbox)
+            readiness.observeWriteQueue(outbox)
+            outbox.run { await delivery.deliver($0) }
+        }
+    }
+
+    /// Stops every outbox's delivery loop (on shutdown).
+    func stopOutboxes() {
+        for outbox in outboxes.values { outbox.stop() }
     }
 
     /// `true` when the repository `name` of this container can serve `configuration` as it is:

@@ -138,6 +138,8 @@ public enum Bootstrap {
     public static func shutdown(container: GatewayDependencyContainer) async {
         container.retireCredentials()
         container.sharedCache?.stop()
+        container.stopOutboxes()
+        container.retireRefreshers()
         await container.embeddedDemo?.server.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -54,6 +54,7 @@ extension ConfigurationValidator {
         if let fraction = repository.heuristicFraction, !(0...1).contains(fraction) {
             throw fail(path + ".heuristicFraction", "expected a fraction between 0 and 1, found \(fraction)")
         }
+        try validateLiveSettings(repository, path: path)
         for (index, header) in repository.forwardHeaders.enumerated() {
             let keyPath = "\(path).forwardHeaders[\(index)]"
             try requireHeaderName(header, keyPath)
@@ -79,6 +80,23 @@ extension ConfigurationValidator {
             try requireNonNegative(value, "\(path).\(key)", max: Self.maxLifetime)
         }
         try requirePositive(repository.fetchDeadline, path + ".fetchDeadline")
+        try requirePositive(
+            repository.writes.idempotencyRetention, path + ".writes.idempotencyRetention", max: Self.maxLifetime)
+        if let queue = repository.writes.queue {
+            let queuePath = path + ".writes.queue"
+            guard repository.isReadWrite else { throw fail(queuePath, "needs a write method among the methods") }
+            for (value, key) in [(queue.maxPending, "maxPending"), (queue.parallelKeys, "parallelKeys")] where value < 1 {
+                throw fail("\(queuePath).\(key)", "expected a number above 0, found \(value)")
+            }
+            try requirePositive(queue.maxAge, queuePath + ".maxAge", max: Self.maxLifetime)
+            try requirePositive(queue.retryBase, queuePath + ".retryBase")
+            try requirePositive(queue.retryMax, queuePath + ".retryMax")
+        }
+        guard repository.writes.maxIdempotencyKeys > 0 else {
+            throw fail(
+                path + ".writes.maxIdempotencyKeys",
+                "expected a number above 0, found \(repository.writes.maxIdempotencyKeys)")
+        }
         guard repository.minTTL <= repository.maxTTL else {
             throw fail(path + ".maxTTL", "expected at least minTTL (\(repository.minTTL)), found \(repository.maxTTL)")
         }
@@ -102,7 +120,7 @@ extension ConfigurationValidator {
             if let taken = reserved.first(where: route.collides(with:)) {
                 throw fail(
                     "repositories.\(name).route",
-                    "the route \(route) collides with the gateway's own \(taken); expected a route outside /health, /metrics, /admin and /__demo"
+                    "the route \(route) collides with the gateway's own \(taken); expected a route outside /health, /metrics, /admin, /__demo, /hooks and /events"
                 )
             }
             if let other = seen.first(where: { route.collides(with: $0.route) }) {

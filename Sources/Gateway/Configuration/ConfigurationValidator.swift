@@ -9,7 +9,9 @@ struct ConfigurationValidator {
     let file: String
 
     /// Paths the gateway answers itself; no repository route may match them.
-    static let reservedRoutes = ["/health", "/health/ready", "/metrics", "/admin/{rest...}", "/__demo/{rest...}"]
+    static let reservedRoutes = [
+        "/health", "/health/ready", "/metrics", "/admin/{rest...}", "/__demo/{rest...}", "/hooks/{rest...}", "/events",
+    ]
 
     func validate(_ configuration: GatewayConfiguration) throws(ConfigurationError) {
         try validateServer(configuration.server)
@@ -23,6 +25,9 @@ struct ConfigurationValidator {
         for name in configuration.repositoryNames {
             if let repository = configuration.repositories[name] {
                 try validateRepository(repository, name: name, services: configuration.services)
+                if repository.writes.queue != nil, configuration.cache.disk == nil {
+                    throw fail("repositories.\(name).writes.queue", "needs cache.disk: the outbox journal is a file")
+                }
             }
         }
         try validateRouteCollisions(configuration.repositories)

@@ -159,20 +159,22 @@ extension OpenAPIDocument {
                   "400": {"$ref": "#/components/responses/Problem"},
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "403": {"$ref": "#/components/responses/Forbidden"},
-                  "404": {"$ref": "#/components/responses/Problem"},
+                  "404": {"description": "No such repository (Problem Details), or the upstream's own 404 for the resource.", "content": {"*/*": {}}},
                   "default": {"$ref": "#/components/responses/UpstreamAnswer"}
                 }
               }
             },
             "/admin/repositories/{name}/cache": {
               "delete": {
-                "summary": "Purge one resource (all its variants) or, without `path`, the whole repository",
+                "summary": "Purge one resource (all its variants), the resources carrying a tag, or, without `path` and `tag`, the whole repository; hard or soft",
                 "operationId": "purge",
                 "tags": ["admin"],
                 "security": [{}, {"adminToken": []}],
                 "parameters": [
                   {"$ref": "#/components/parameters/RepositoryName"},
-                  {"name": "path", "in": "query", "required": false, "description": "The resource's path and query, as a client requests it.", "schema": {"type": "string"}}
+                  {"name": "path", "in": "query", "required": false, "description": "The resource's path and query, as a client requests it.", "schema": {"type": "string"}},
+                  {"name": "tag", "in": "query", "required": false, "description": "Purge every resource carrying this tag (the repository's tag field, `Surrogate-Key` by default).", "schema": {"type": "string"}},
+                  {"name": "soft", "in": "query", "required": false, "description": "`true` marks the resources stale instead of dropping them: the next read revalidates while serving them.", "schema": {"type": "string", "enum": ["true", "false"]}}
                 ],
                 "responses": {
                   "200": {"description": "Purged.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Purged"}}}},
@@ -180,6 +182,102 @@ extension OpenAPIDocument {
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "403": {"$ref": "#/components/responses/Forbidden"},
                   "404": {"$ref": "#/components/responses/Problem"},
+                  "500": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/admin/repositories/{name}/writes": {
+              "get": {
+                "summary": "The repository's outbox: pending writes and dead letters, oldest first",
+                "operationId": "listQueuedWrites",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "parameters": [{"$ref": "#/components/parameters/RepositoryName"}],
+                "responses": {
+                  "200": {"description": "The outbox.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/QueuedWrites"}}}},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/admin/repositories/{name}/writes/{id}": {
+              "parameters": [{"$ref": "#/components/parameters/RepositoryName"}, {"$ref": "#/components/parameters/WriteID"}],
+              "get": {
+                "summary": "One queued write (pending or dead letter)",
+                "operationId": "showQueuedWrite",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "responses": {
+                  "200": {"description": "The write.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/QueuedWrite"}}}},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/Problem"}
+                }
+              },
+              "delete": {
+                "summary": "Discard a pending write or a dead letter (it is never sent)",
+                "operationId": "discardQueuedWrite",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "responses": {
+                  "200": {"description": "Discarded.", "content": {"application/json": {"schema": {"type": "object", "required": ["repository", "discarded"], "properties": {"repository": {"type": "string"}, "discarded": {"type": "string"}}}}}},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/admin/repositories/{name}/writes/{id}/retry": {
+              "post": {
+                "summary": "Send a dead letter back to the queue, for delivery at once",
+                "operationId": "retryQueuedWrite",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "parameters": [{"$ref": "#/components/parameters/RepositoryName"}, {"$ref": "#/components/parameters/WriteID"}],
+                "responses": {
+                  "202": {"description": "Queued again.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/QueuedWrite"}}}},
+                  "400": {"$ref": "#/components/responses/Problem"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/events": {
+              "get": {
+                "summary": "Server-Sent Events of many resources on one stream: each topic a path or a route template; ids, retry, resume with Last-Event-ID (or lastEventID) from a bounded buffer, a refetch event when it cannot",
+                "operationId": "events",
+                "tags": ["live"],
+                "parameters": [
+                  {"name": "topic", "in": "query", "required": true, "description": "A resource path (`/weather/paris`) or a route template (`/weather/{city}`); repeat for more (at most 1024).", "schema": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "style": "form", "explode": true},
+                  {"name": "lastEventID", "in": "query", "required": false, "description": "Resume after this event id (for EventSource, which cannot set Last-Event-ID on its first request).", "schema": {"type": "string"}},
+                  {"name": "Last-Event-ID", "in": "header", "required": false, "description": "Resume after this event id.", "schema": {"type": "string"}}
+                ],
+                "responses": {
+                  "200": {"description": "The event stream (`id:`, `event: initialized|loading|loaded|failed|refetch`, one JSON `data:` line with `path` and `repository`).", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                  "400": {"$ref": "#/components/responses/Problem"},
+                  "405": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/hooks/{repository}": {
+              "post": {
+                "summary": "The upstream's change notification: refresh, invalidate or soft-purge resources by path or tag; signed with HMAC-SHA256",
+                "operationId": "hook",
+                "tags": ["live"],
+                "parameters": [
+                  {"name": "repository", "in": "path", "required": true, "description": "A repository with a hook secret.", "schema": {"type": "string"}},
+                  {"name": "X-RDS-Timestamp", "in": "header", "required": true, "description": "Unix time in seconds; within the hook's window of the gateway's clock.", "schema": {"type": "string"}},
+                  {"name": "X-RDS-Signature", "in": "header", "required": true, "description": "`sha256=` and the hex HMAC-SHA256 of `<timestamp>.<body>` under the hook secret.", "schema": {"type": "string"}}
+                ],
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChangeRequest"}}}},
+                "responses": {
+                  "200": {"description": "Applied.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HookAnswer"}}}},
+                  "400": {"$ref": "#/components/responses/Problem"},
+                  "401": {"$ref": "#/components/responses/Problem"},
+                  "404": {"$ref": "#/components/responses/Problem"},
+                  "405": {"$ref": "#/components/responses/Problem"},
                   "500": {"$ref": "#/components/responses/Problem"}
                 }
               }
@@ -191,7 +289,8 @@ extension OpenAPIDocument {
             },
             "parameters": {
               "RepositoryName": {"name": "name", "in": "path", "required": true, "description": "A repository's name.", "schema": {"type": "string"}},
-              "ResourcePath": {"name": "path", "in": "query", "required": true, "description": "The resource's path and query, as a client requests it (e.g. `/weather/paris`).", "schema": {"type": "string"}}
+              "ResourcePath": {"name": "path", "in": "query", "required": true, "description": "The resource's path and query, as a client requests it (e.g. `/weather/paris`).", "schema": {"type": "string"}},
+              "WriteID": {"name": "id", "in": "path", "required": true, "description": "A queued write's id, as its `Location` names it.", "schema": {"type": "string"}}
             },
             "responses": {
               "Problem": {"description": "Problem Details (RFC 9457) with the error chain.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
@@ -217,7 +316,8 @@ extension OpenAPIDocument {
                   "disk_levels": {"type": "array", "items": {"type": "object", "required": ["repository", "status"], "properties": {"repository": {"type": "string"}, "status": {"enum": ["ok", "degraded", "unavailable"]}, "write_failures": {"type": "integer", "minimum": 0}}}},
                   "shared_cache": {"enum": ["ok", "degraded", "none"]},
                   "shared_cache_error": {"type": "string"},
-                  "upstreams": {"type": "array", "items": {"type": "object", "required": ["service", "status"], "properties": {"service": {"type": "string"}, "status": {"type": "string"}, "consecutive_failures": {"type": "integer", "minimum": 0}}}}
+                  "upstreams": {"type": "array", "items": {"type": "object", "required": ["service", "status"], "properties": {"service": {"type": "string"}, "status": {"type": "string"}, "consecutive_failures": {"type": "integer", "minimum": 0}}}},
+                  "write_queues": {"type": "array", "items": {"type": "object", "required": ["repository", "pending", "dead_letters", "oldest_pending_age_seconds"], "properties": {"repository": {"type": "string"}, "pending": {"type": "integer", "minimum": 0}, "dead_letters": {"type": "integer", "minimum": 0}, "oldest_pending_age_seconds": {"type": "integer", "minimum": 0}}}}
                 }
               },
               "ReloadReport": {
@@ -259,7 +359,14 @@ extension OpenAPIDocument {
                   "cached": {"oneOf": [{"$ref": "#/components/schemas/StoredValue"}, {"type": "null"}]},
                   "error": {"$ref": "#/components/schemas/ErrorLink"},
                   "variants": {"type": "array", "items": {"$ref": "#/components/schemas/ResourceState"}},
-                  "fields": {"type": "object", "additionalProperties": {"type": "string"}}
+                  "source": {"enum": ["memory", "disk", "upstream", null]},
+                  "expiresAt": {"type": ["string", "null"]},
+                  "nextRefreshAt": {"type": ["string", "null"]},
+                  "waiters": {"type": "integer", "minimum": 0},
+                  "tags": {"type": "array", "items": {"type": "string"}},
+                  "fields": {"type": "object", "additionalProperties": {"type": "string"}},
+                  "write": {"$ref": "#/components/schemas/WriteState"},
+                  "delete": {"$ref": "#/components/schemas/WriteState"}
                 }
               },
               "StoredValue": {
@@ -284,7 +391,21 @@ extension OpenAPIDocument {
               "Purged": {
                 "type": "object",
                 "required": ["repository", "purged"],
-                "properties": {"repository": {"type": "string"}, "purged": {"type": "string"}}
+                "properties": {"repository": {"type": "string"}, "purged": {"type": "string"}, "count": {"type": "integer", "minimum": 0}, "soft": {"type": "boolean"}}
+              },
+              "ChangeRequest": {
+                "type": "object",
+                "required": ["action"],
+                "properties": {
+                  "action": {"enum": ["refresh", "invalidate", "soft-purge"]},
+                  "paths": {"type": "array", "items": {"type": "string"}},
+                  "tags": {"type": "array", "items": {"type": "string"}}
+                }
+              },
+              "HookAnswer": {
+                "type": "object",
+                "required": ["id", "repository", "action", "affected"],
+                "properties": {"id": {"type": "string"}, "repository": {"type": "string"}, "action": {"type": "string"}, "affected": {"type": "integer", "minimum": 0}}
               },
               "Problem": {
                 "type": "object",
@@ -293,7 +414,44 @@ extension OpenAPIDocument {
                   "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
                   "detail": {"type": "string"}, "instance": {"type": ["string", "null"]}, "code": {"type": "string"},
                   "repository": {"type": ["string", "null"]},
-                  "inner": {"oneOf": [{"$ref": "#/components/schemas/ErrorLink"}, {"type": "null"}]}
+                  "inner": {"oneOf": [{"$ref": "#/components/schemas/ErrorLink"}, {"type": "null"}]},
+                  "element": {"$ref": "#/components/schemas/WrittenElement"}
+                }
+              },
+              "QueuedWrite": {
+                "type": "object",
+                "required": ["id", "kind", "path", "acceptedAt", "attempts", "status", "element", "location"],
+                "properties": {
+                  "id": {"type": "string"}, "kind": {"enum": ["write", "delete"]}, "path": {"type": "string"},
+                  "acceptedAt": {"type": "string"}, "attempts": {"type": "integer"}, "status": {"enum": ["pending", "dead", "queued"]},
+                  "element": {"$ref": "#/components/schemas/WrittenElement"}, "location": {"type": "string"},
+                  "nextAttemptAt": {"type": "string"}, "lastError": {"type": "string"}, "deadReason": {"type": "string"}
+                }
+              },
+              "QueuedWrites": {
+                "type": "object",
+                "required": ["repository", "queue", "writes"],
+                "properties": {
+                  "repository": {"type": "string"}, "queue": {"type": "boolean"}, "pending": {"type": "integer"},
+                  "dead": {"type": "integer"}, "writes": {"type": "array", "items": {"$ref": "#/components/schemas/QueuedWrite"}}
+                }
+              },
+              "WriteState": {
+                "type": "object",
+                "required": ["state"],
+                "properties": {
+                  "state": {"enum": ["initial", "processing", "succeeded", "failed"]},
+                  "since": {"type": "string"}, "queued": {"type": "boolean"}, "at": {"type": "string"}, "status": {"type": ["integer", "null"]},
+                  "element": {"oneOf": [{"$ref": "#/components/schemas/WrittenElement"}, {"type": "null"}]},
+                  "error": {"$ref": "#/components/schemas/ErrorLink"}
+                }
+              },
+              "WrittenElement": {
+                "type": "object",
+                "required": ["method", "size", "excerpt", "truncated"],
+                "properties": {
+                  "method": {"type": "string"}, "contentType": {"type": "string"}, "size": {"type": "integer"},
+                  "excerpt": {"type": "string"}, "truncated": {"type": "boolean"}, "idempotencyKey": {"type": "string"}
                 }
               },
               "ErrorLink": {

@@ -22,6 +22,8 @@ public struct ReadinessReport: Sendable, Hashable, Encodable {
     public var sharedCacheError: String? = nil
     /// Every upstream service's recent status, by name.
     public var upstreams: [UpstreamHealth]
+    /// Each outbox's depth and dead letters, by repository name; empty when no repository queues writes.
+    public var writeQueues: [WriteQueueHealth] = []
 
     /// 200 when ready, 503 when not.
     public var httpStatus: Int { ready ? 200 : 503 }

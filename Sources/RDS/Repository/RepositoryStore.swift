@@ -1,5 +1,5 @@
 /// The shared, long-lived part of a repository: datastore, clock, logger, the per-key state
-/// broadcasters and the single-flight table.
+/// broadcasters, the write process states and the single-flight table.
 ///
 /// Build one per repository, once, in the dependency container, and hand it to every
 /// ``Repository`` value made for that repository; the repositories themselves stay cheap structs.
@@ -12,6 +12,8 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
     public let logger: any Logger
     /// The per-key state broadcasters.
     public let broadcasters: StateBroadcasterRegistry<Key, Value>
+    /// The write and delete process states of each key, published beside its read states.
+    public let writes: WriteStateRegistry<Key, Value>
     /// The datastore's synchronous view, when it has one (see ``PeekableDatastore``).
     let peekable: (any PeekableDatastore<Key, Value>)?
     /// The fetches under way, one per key.
@@ -41,6 +43,7 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
         self.peekable = peekable
         self.coordinator = coordinator
         self.broadcasters = broadcasters
+        self.writes = WriteStateRegistry(bufferSize: stateBufferSize)
         self.flights = InFlightTable(broadcasters: broadcasters) { key in Self.restingState(of: key, in: peekable) }
     }
 
