@@ -49,6 +49,28 @@ struct ClusterEndToEndTests {
         await cluster.stop()
     }
 
+    @Test func tagPurgeOnB_EmptiesAAndC() async throws {
+        let cluster = try await Cluster.start()
+        for id in ["t1", "t2"] {
+            cluster.upstream.on("/items/\(id)") { _, call in
+                var reply = Self.reply(#"{"call":\#(call)}"#)
+                reply.headers["Surrogate-Key"] = "group"
+                return reply
+            }
+        }
+        for replica in cluster.replicas {
+            for id in ["t1", "t2"] { #expect(try await replica.get("/items/\(id)").status == 200) }
+        }
+        #expect(cluster.replicas.allSatisfy { $0.memoryEntries == 2 })
+        let purge = try await cluster.replicas[1].send(.delete, "/admin/repositories/items/cache?tag=group")
+        #expect(purge.status == 200)
+        #expect(purge.json["count"] as? Int == 2)
+        #expect(await cluster.waitUntil { cluster.replicas.allSatisfy { $0.memoryEntries == 0 } })
+        #expect(try await cluster.replicas[2].get("/items/t1").text == #"{"call":2}"#)
+        #expect(cluster.upstream.calls("/items/t1") == 2 && cluster.upstream.calls("/items/t2") == 1)
+        await cluster.stop()
+    }
+
     @Test func writeOnA_IsSeenBySubscribersOnBAndC_ExactlyOnce() async throws {
         let cluster = try await Cluster.start()
         cluster.upstream.on("/items/w") { request, _ in
