@@ -71,6 +71,31 @@ struct ClusterEndToEndTests {
         await cluster.stop()
     }
 
+    @Test func tagPurgeOnB_ReachesAResourceOnlyAHasRead_ThroughRedisTagSets() async throws {
+        let cluster = try await Cluster.start()
+        cluster.upstream.on("/items/solo") { _, call in
+            var reply = Self.reply(#"{"call":\#(call)}"#)
+            reply.headers["Surrogate-Key"] = "solo other"
+            return reply
+        }
+        let (a, b) = (cluster.replicas[0], cluster.replicas[1])
+        _ = try await a.get("/items/solo")
+        #expect(a.memoryEntries == 1 && b.memoryEntries == 0)
+        let purge = try await b.send(.delete, "/admin/repositories/items/cache?tag=solo")
+        #expect(purge.json["count"] as? Int == 1)
+        #expect(await cluster.waitUntil { a.memoryEntries == 0 })
+        #expect(try await a.get("/items/solo").text == #"{"call":2}"#)
+        // The tag's sorted set holds the key with its entry's expiry, and expires itself.
+        let raw = RedisClient(configuration: try RedisConfiguration(url: cluster.redis.url, commandTimeout: .seconds(5)))
+        let keys = try await raw.send(RedisCommand("KEYS", a.shared.settings.prefix + "t:items:*")).array ?? []
+        #expect(keys.count == 2)
+        for key in keys.compactMap(\.bytes) {
+            #expect(try await raw.send(RedisCommand(parts: [Array("ZCARD".utf8), key])).integer == 1)
+            #expect((try await raw.send(RedisCommand(parts: [Array("PTTL".utf8), key])).integer ?? 0) > 0)
+        }
+        await cluster.stop()
+    }
+
     @Test func writeOnA_IsSeenBySubscribersOnBAndC_ExactlyOnce() async throws {
         let cluster = try await Cluster.start()
         cluster.upstream.on("/items/w") { request, _ in

@@ -116,6 +116,22 @@ struct RedisDatastoreTests {
         await server.stop()
     }
 
+    @Test func tagSets_FindEveryKeyOfATag_UntilItsEntryExpires() async throws {
+        let server = try await RedisTestServer.start()
+        let clock = ManualClock()
+        let store = RedisDatastore<String, String>(
+            repository: "items", shared: try Self.shared(server), clock: clock, retention: 0,
+            tagsOf: { $0.split(separator: " ").map(String.init) })
+        try await store.save(Self.entry("red blue", clock), for: "a")
+        try await store.save(CacheEntry(value: "red", storedAt: clock.now, expiresAt: clock.now + 600), for: "b")
+        #expect(Set(await store.keys(taggedWith: "red")) == ["a", "b"])
+        #expect(await store.keys(taggedWith: "blue") == ["a"])
+        #expect(await store.keys(taggedWith: "green") == [])
+        clock.advance(by: 120)
+        #expect(await store.keys(taggedWith: "red") == ["b"])
+        await server.stop()
+    }
+
     @Test func deleteAll_RemovesThisRepositorysEntriesOnly() async throws {
         let server = try await RedisTestServer.start()
         let clock = ManualClock()
