@@ -92,7 +92,7 @@ public final class RedisDatastore<Key: Hashable & Sendable & DatastoreCodable, V
             Array(String(milliseconds).utf8),
         ])
         let expiry = Int64(clock.now.timeIntervalSince1970 * 1_000) + milliseconds
-        let tagging = (tagsOf?(entry.value) ?? []).flatMap { tagCommands($0, key: keyBytes, expiry: expiry, ttl: milliseconds) }
+        let tagging = (tagsOf?(entry.value) ?? []).map { tagCommand($0, key: keyBytes, expiry: expiry, ttl: milliseconds) }
         await announce(
             .stored, key: keyBytes, version: InvalidationMessage.version(ofEncoded: contents), after: [set] + tagging)
     }
@@ -137,17 +137,23 @@ public final class RedisDatastore<Key: Hashable & Sendable & DatastoreCodable, V
     }
 
     /// Adds `key` to the set of `tag` until `expiry` (ms since 1970), drops the set's expired
-    /// members, and keeps the set itself at least as long as its newest member.
-    private func tagCommands(_ tag: String, key: [UInt8], expiry: Int64, ttl: Int64) -> [RedisCommand] {
-        let set = shared.tagKey(repository: repository, tag: tag)
-        let now = Array(String(expiry - ttl).utf8)
-        let milliseconds = Array(String(ttl).utf8)
-        return [
-            RedisCommand(parts: [Array("ZADD".utf8), set, Array(String(expiry).utf8), key]),
-            RedisCommand(parts: [Array("ZREMRANGEBYSCORE".utf8), set, Array("-inf".utf8), Array("(".utf8) + now]),
-            RedisCommand(parts: [Array("PEXPIRE".utf8), set, milliseconds, Array("NX".utf8)]),
-            RedisCommand(parts: [Array("PEXPIRE".utf8), set, milliseconds, Array("GT".utf8)]),
-        ]
+    /// members, and keeps the set itself at least as long as its newest member (a script, so any
+    /// Redis since 2.6 runs it).
+    private func tagCommand(_ tag: String, key: [UInt8], expiry: Int64, ttl: Int64) -> RedisCommand {
+        RedisCommand(parts: [
+            Array("EVAL".utf8), Array(Self.tagScript.utf8), Array("1".utf8),
+            shared.tagKey(repository: repository, tag: tag), Array(String(expiry).utf8), key,
+            Array(String(expiry - ttl).utf8), Array(String(ttl).utf8),
+        ])
+    }
+
+    private static var tagScript: String {
+        """
+        redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+        redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
+        if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+        return 1
+        """
     }
 
     private func encoded(_ key: Key) throws(DatastoreError) -> [UInt8] {
