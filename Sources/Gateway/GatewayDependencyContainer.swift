@@ -59,6 +59,8 @@ public final class GatewayDependencyContainer: Sendable {
     let refreshers: [String: BackgroundRefresher<ResourceKey, Representation>]
     /// The tag index of each repository.
     let tagIndexes: [String: TagIndex]
+    /// Each repository's shared (Redis) level, when `cache.shared` is set.
+    let sharedLevels: [String: RedisDatastore<ResourceKey, Representation>]
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -135,6 +137,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.keptRepositories = parts.kept
         self.refreshers = parts.refreshers
         self.tagIndexes = parts.tagIndexes
+        self.sharedLevels = parts.sharedLevels
         startCredentials()
         for name in parts.built {
             followWarmUp(name)

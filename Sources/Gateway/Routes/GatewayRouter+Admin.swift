@@ -101,6 +101,7 @@ extension GatewayRouter {
                 try await repository.purgeAll()
                 return JSONResponse.make(["repository": name, "purged": "all"])
             }
+            await learnSharedTags(tag.map { [$0] } ?? [], route: route)
             guard case .success(let keys) = keys(paths: [], tags: tag.map { [$0] } ?? [], route: route) else {
                 return refuse(.badRequest, "bad purge", path: path)
             }

@@ -17,8 +17,10 @@ extension Repository {
         if recheckStore, let stored = await storedEntry(for: key), stored.isFresh(at: store.clock.now) {
             return Self.cachedOutcome(stored)
         }
+        // One deadline for the whole fetch: waiting for another process's fetch counts too.
+        let deadline = store.clock.now.addingTimeInterval(policy.fetchDeadline)
         var release: (@Sendable () async -> Void)?
-        switch await store.coordinator?.acquire(key) {
+        switch await lease(for: key, until: deadline) {
         case .granted(let releaseLease):
             release = releaseLease
         case .waited:
@@ -32,9 +34,17 @@ extension Repository {
             break
         }
         let outcome = await fetchFromService(
-            key, flightID: flightID, entry: entry, validators: validators, allowStale: allowStale)
+            key, flightID: flightID, entry: entry, validators: validators, allowStale: allowStale, deadline: deadline)
         await release?()
         return outcome
+    }
+
+    /// The coordinator's decision for fetching `key`, `nil` without one; a wait that outlasts
+    /// `deadline` ends as `.waited` (the store is read again, then the service asked).
+    private func lease(for key: Key, until deadline: Date) async -> FetchLease? {
+        guard let coordinator = store.coordinator else { return nil }
+        return (try? await DeadlineRace.run(until: deadline, on: store.clock) { await coordinator.acquire(key) })
+            ?? .waited
     }
 
     /// The outcome of a fetch answered by a fresh stored entry instead of the service.
@@ -43,13 +53,15 @@ extension Repository {
         return FlightOutcome(result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
     }
 
-    /// Asks the service (within the fetch deadline) and stores its answer.
+    /// Asks the service (until `deadline`) and stores its answer.
     private func fetchFromService(
-        _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, allowStale: Bool
+        _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, allowStale: Bool,
+        deadline: Date
     ) async -> FlightOutcome<Value> {
         let response: ServiceResponse<Value>
         do {
-            let deadline = store.clock.now.addingTimeInterval(policy.fetchDeadline)
+            // A lease wait may have used the whole deadline already.
+            guard store.clock.now < deadline else { throw DeadlineRace<ServiceResponse<Value>>.Exceeded() }
             response = try await DeadlineRace.run(until: deadline, on: store.clock) {
                 try await service.get(key, ifChangedFrom: validators)
             }
