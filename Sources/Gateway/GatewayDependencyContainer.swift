@@ -125,6 +125,7 @@ public final class GatewayDependencyContainer: Sendable {
             followWarmUp(name)
             rebuildTagIndex(name)
             stores[name]?.broadcasters.observe { [events] key, state in events.publish(key, state) }
+            stores[name]?.broadcasters.observeTransitions { [events] key, event in events.announce(key, event) }
         }
         let routes = routes
         events.showPaths { key in routes.first { $0.name == key.repository }?.clientPath(of: key) ?? key.target }

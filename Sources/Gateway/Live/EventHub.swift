@@ -70,9 +70,28 @@ final class EventHub: Sendable {
     /// Records one published state and hands it to the subscribers following its resource or
     /// repository. Called by the repositories' broadcaster registries, under their locks.
     func publish(_ key: ResourceKey, _ state: ResourceState<Representation>) {
+        record(key) { makeEvent($0, key, state) }
+    }
+
+    /// Records one transition event (`canceled`) and hands it to the subscribers of its resource
+    /// or repository, before the state that follows it.
+    func announce(_ key: ResourceKey, _ transition: TransitionEvent) {
+        let resolve = paths.withLock { $0 }
+        let boot = boot
+        record(key) { sequence in
+            HubEvent(sequence: sequence, key: key, isTransition: true) {
+                let object: [String: Any] = ["path": resolve(key), "repository": key.repository]
+                let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+                    .map(Array.init) ?? []
+                return Array("id: \(boot)-\(sequence)\nevent: \(transition.rawValue)\ndata: ".utf8) + data + Array("\n\n".utf8)
+            }
+        }
+    }
+
+    private func record(_ key: ResourceKey, _ make: (UInt64) -> HubEvent) {
         hub.withLock { hub in
             hub.sequence += 1
-            let event = makeEvent(hub.sequence, key, state)
+            let event = make(hub.sequence)
             hub.ring.append(event)
             hub.ringCost += event.cost
             while hub.ring.count - hub.ringStart > maxEvents || (hub.ringCost > maxEventBytes && hub.ringStart < hub.ring.count - 1) {
@@ -84,7 +103,7 @@ final class EventHub: Sendable {
                 hub.ringStart = 0
             }
             let byKey = hub.byKey[key] ?? []
-            if !byKey.isEmpty { hub.current[key] = event }
+            if !byKey.isEmpty && !event.isTransition { hub.current[key] = event }
             for id in byKey.union(hub.byRepository[key.repository] ?? []) {
                 hub.subscribers[id]?.subscriber.enqueue(event)
             }

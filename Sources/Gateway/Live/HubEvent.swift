@@ -9,14 +9,20 @@ final class HubEvent: Sendable {
     let key: ResourceKey?
     /// The bytes the event holds on to (the state's value), for the hub's replay budget.
     let cost: Int
+    /// `true` for a transition event (`canceled`): never replaced by a later state unread.
+    let isTransition: Bool
     private let rendered = Mutex<[UInt8]?>(nil)
     private let render: @Sendable () -> [UInt8]
 
     /// An event whose bytes `render` makes when first asked.
-    init(sequence: UInt64, key: ResourceKey?, cost: Int = 0, render: @escaping @Sendable () -> [UInt8]) {
+    init(
+        sequence: UInt64, key: ResourceKey?, cost: Int = 0, isTransition: Bool = false,
+        render: @escaping @Sendable () -> [UInt8]
+    ) {
         self.sequence = sequence
         self.key = key
         self.cost = cost
+        self.isTransition = isTransition
         self.render = render
     }
 
