@@ -114,7 +114,10 @@ public final class BackgroundRefresher<Key: Hashable & Sendable, Value: Sendable
             state.follows[key] = Follow(reasons: reason, lastRead: reason == .recent ? now : nil, nextAt: now)
             return true
         }
-        if isNew { schedule(key, at: now) }
+        // The first check runs at once, without a timer: a timer due now would make the scheduler
+        // cancel its sleeper for a later deadline, and a cancelled sleep may hold a system timer
+        // until its deadline (dispatch keeps it), which costs CPU with many keys.
+        if isNew { due(key) }
     }
 
     private func schedule(_ key: Key, at date: Date) {
