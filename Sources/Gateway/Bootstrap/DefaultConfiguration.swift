@@ -61,6 +61,7 @@ enum DefaultConfiguration {
               "policy": "network-first",
               "defaultTTL": 30,
               "staleIfError": 300,
+              "writes": { "queue": { "maxPending": 1000, "maxAge": 3600 } },
               "hook": { "secret": { "env": "RDS_HOOK_SECRET" }, "insecureDefault": "rds-demo-hook-secret" }
             }
           }

@@ -46,6 +46,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     /// The heuristic lifetime (RFC 9111 §4.2.2) as a fraction of the time since `Last-Modified`
     /// for answers without explicit freshness, e.g. `0.1`; off (`defaultTTL` applies) when `nil`.
     public var heuristicFraction: Double?
+    /// How writes are handled: idempotency keys and their retention.
+    public var writes: WriteSettings
     /// Background refresh without traffic, if any.
     public var refresh: RefreshSettings?
     /// The webhook at `POST /hooks/NAME`, if any (none without a secret).
@@ -62,6 +64,7 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = [],
         downstreamCacheControl: String? = nil, upstreamErrors: UpstreamErrorMode = .problem,
         targetedCacheControl: String = "CDN-Cache-Control", heuristicFraction: Double? = nil,
+        writes: WriteSettings = WriteSettings(),
         refresh: RefreshSettings? = nil, hook: HookSettings? = nil, tags: TagSettings = TagSettings()
     ) {
         self.route = route
@@ -83,6 +86,7 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         self.upstreamErrors = upstreamErrors
         self.targetedCacheControl = targetedCacheControl
         self.heuristicFraction = heuristicFraction
+        self.writes = writes
         self.refresh = refresh
         self.hook = hook
         self.tags = tags
@@ -91,7 +95,7 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case route, service, upstreamPath, methods, policy, minTTL, maxTTL, defaultTTL, staleWhileRevalidate
         case staleIfError, refreshAhead, fetchDeadline, warmUp, cacheKey, forwardHeaders
-        case downstreamCacheControl, upstreamErrors, targetedCacheControl, heuristicFraction
+        case downstreamCacheControl, upstreamErrors, targetedCacheControl, heuristicFraction, writes
         case refresh, hook, tags
     }
 
@@ -135,6 +139,7 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         targetedCacheControl =
             try container.decodeIfPresent(String.self, forKey: .targetedCacheControl) ?? defaults.targetedCacheControl
         heuristicFraction = try container.decodeIfPresent(Double.self, forKey: .heuristicFraction)
+        writes = try container.decodeIfPresent(WriteSettings.self, forKey: .writes) ?? defaults.writes
         refresh = try container.decodeIfPresent(RefreshSettings.self, forKey: .refresh)
         hook = try container.decodeIfPresent(HookSettings.self, forKey: .hook)
         tags = try container.decodeIfPresent(TagSettings.self, forKey: .tags) ?? defaults.tags

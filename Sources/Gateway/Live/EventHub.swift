@@ -70,43 +70,52 @@ final class EventHub: Sendable {
     /// Records one published state and hands it to the subscribers following its resource or
     /// repository. Called by the repositories' broadcaster registries, under their locks.
     func publish(_ key: ResourceKey, _ state: ResourceState<Representation>) {
-        record(key) { makeEvent($0, key, state) }
+        hub.withLock { hub in
+            hub.sequence += 1
+            record(makeEvent(hub.sequence, key, state), in: &hub)
+        }
+    }
+
+    /// Records one write or delete process state (`event: write`, `event: delete`) and hands it
+    /// to the subscribers following its resource or repository; it never displaces an unread read
+    /// state. Called by the repositories' write state registries, under their locks.
+    func publish(_ key: ResourceKey, _ change: WriteEvent<Representation>) {
+        hub.withLock { hub in
+            hub.sequence += 1
+            record(makeEvent(hub.sequence, key, change), in: &hub)
+        }
     }
 
     /// Records one transition event (`canceled`) and hands it to the subscribers of its resource
     /// or repository, before the state that follows it.
     func announce(_ key: ResourceKey, _ transition: TransitionEvent) {
         let resolve = paths.withLock { $0 }
-        let boot = boot
-        record(key) { sequence in
-            HubEvent(sequence: sequence, key: key, isTransition: true) {
-                let object: [String: Any] = ["path": resolve(key), "repository": key.repository]
-                let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-                    .map(Array.init) ?? []
-                return Array("id: \(boot)-\(sequence)\nevent: \(transition.rawValue)\ndata: ".utf8) + data + Array("\n\n".utf8)
+        hub.withLock { hub in
+            hub.sequence += 1
+            let id = "\(boot)-\(hub.sequence)"
+            let event = HubEvent(sequence: hub.sequence, key: key, isTransition: true) {
+                Self.render(id: id, event: transition.rawValue, ["path": resolve(key), "repository": key.repository])
             }
+            record(event, in: &hub)
         }
     }
 
-    private func record(_ key: ResourceKey, _ make: (UInt64) -> HubEvent) {
-        hub.withLock { hub in
-            hub.sequence += 1
-            let event = make(hub.sequence)
-            hub.ring.append(event)
-            hub.ringCost += event.cost
-            while hub.ring.count - hub.ringStart > maxEvents || (hub.ringCost > maxEventBytes && hub.ringStart < hub.ring.count - 1) {
-                hub.ringCost -= hub.ring[hub.ringStart].cost
-                hub.ringStart += 1
-            }
-            if hub.ringStart > 1_024 && hub.ringStart * 2 > hub.ring.count {
-                hub.ring.removeFirst(hub.ringStart)
-                hub.ringStart = 0
-            }
-            let byKey = hub.byKey[key] ?? []
-            if !byKey.isEmpty && !event.isTransition { hub.current[key] = event }
-            for id in byKey.union(hub.byRepository[key.repository] ?? []) {
-                hub.subscribers[id]?.subscriber.enqueue(event)
-            }
+    private func record(_ event: HubEvent, in hub: inout Hub) {
+        guard let key = event.key else { return }
+        hub.ring.append(event)
+        hub.ringCost += event.cost
+        while hub.ring.count - hub.ringStart > maxEvents || (hub.ringCost > maxEventBytes && hub.ringStart < hub.ring.count - 1) {
+            hub.ringCost -= hub.ring[hub.ringStart].cost
+            hub.ringStart += 1
+        }
+        if hub.ringStart > 1_024 && hub.ringStart * 2 > hub.ring.count {
+            hub.ring.removeFirst(hub.ringStart)
+            hub.ringStart = 0
+        }
+        let byKey = hub.byKey[key] ?? []
+        if !byKey.isEmpty && event.process == nil && !event.isTransition { hub.current[key] = event }
+        for id in byKey.union(hub.byRepository[key.repository] ?? []) {
+            hub.subscribers[id]?.subscriber.enqueue(event)
         }
     }
 
@@ -118,11 +127,15 @@ final class EventHub: Sendable {
 
     /// A subscription to `topics`: `retry:`, then (resuming from `lastEventID` when the buffer
     /// still holds what followed it) the missed events, else a `refetch` event when an id was
-    /// given, then the current state of each followed resource; then each new event.
-    /// - Parameter follow: Subscribes to a resource in its repository and gives its current state.
+    /// given, then the current state of each followed resource and its write and delete process
+    /// states that are not `initial`; then each new event.
+    /// - Parameters:
+    ///   - follow: Subscribes to a resource in its repository and gives its current state.
+    ///   - processes: The current write and delete process states of a resource.
     func subscribe(
         to topics: [EventTopic], lastEventID: String?,
-        follow: (ResourceKey) -> (states: AsyncStream<ResourceState<Representation>>, current: ResourceState<Representation>)
+        follow: (ResourceKey) -> (states: AsyncStream<ResourceState<Representation>>, current: ResourceState<Representation>),
+        processes: (ResourceKey) -> [WriteEvent<Representation>] = { _ in [] }
     ) -> AsyncStream<[UInt8]> {
         let subscriber = EventSubscriber(maxPending: maxPending)
         subscriber.enqueueControl(Self.retry)
@@ -146,6 +159,7 @@ final class EventHub: Sendable {
             subscriber.enqueueControl(EventSubscriber.refetch(id: "\(boot)-\(head)", reason: "gap"))
         }
         let followed = keys.map { ($0, follow($0)) }
+        let written = currentProcesses(keys, processes)
         let released: [AsyncStream<ResourceState<Representation>>] = hub.withLock { hub in
             var released: [AsyncStream<ResourceState<Representation>>] = []
             for (key, (states, current)) in followed {
@@ -164,6 +178,9 @@ final class EventHub: Sendable {
                     hub.current[key] = event
                 }
                 subscriber.enqueue(event, ifAbsent: true)
+                for change in written[key] ?? [] {
+                    subscriber.enqueue(makeEvent(head, key, change), ifAbsent: true)
+                }
             }
             return released
         }
@@ -228,6 +245,34 @@ final class EventHub: Sendable {
         _ = released
     }
 
+    private func currentProcesses(
+        _ keys: [ResourceKey], _ processes: (ResourceKey) -> [WriteEvent<Representation>]
+    ) -> [ResourceKey: [WriteEvent<Representation>]] {
+        var written: [ResourceKey: [WriteEvent<Representation>]] = [:]
+        for key in keys {
+            let changes = processes(key).filter { if case .initial = $0.state { false } else { true } }
+            if !changes.isEmpty { written[key] = changes }
+        }
+        return written
+    }
+
+    private func makeEvent(_ sequence: UInt64, _ key: ResourceKey, _ change: WriteEvent<Representation>) -> HubEvent {
+        let id = "\(boot)-\(sequence)"
+        let resolve = paths.withLock { $0 }
+        return HubEvent(sequence: sequence, key: key, process: change.kind, cost: 512) {
+            var object = WriteStateJSON.object(change.state)
+            object["path"] = resolve(key)
+            object["repository"] = key.repository
+            return Self.render(id: id, event: change.kind.rawValue, object)
+        }
+    }
+
+    private static func render(id: String, event: String, _ object: [String: Any]) -> [UInt8] {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            .map(Array.init) ?? Array(#"{"state":"unencodable"}"#.utf8)
+        return Array("id: \(id)\nevent: \(event)\ndata: ".utf8) + data + Array("\n\n".utf8)
+    }
+
     private func makeEvent(_ sequence: UInt64, _ key: ResourceKey, _ state: ResourceState<Representation>) -> HubEvent {
         let cost: Int
         switch state {
@@ -241,9 +286,7 @@ final class EventHub: Sendable {
             var object = ResourceStateJSON.object(state)
             object["path"] = resolve(key)
             object["repository"] = key.repository
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-                .map(Array.init) ?? Array(#"{"state":"unencodable"}"#.utf8)
-            return Array("id: \(id)\nevent: \(ResourceStateJSON.name(of: state))\ndata: ".utf8) + data + Array("\n\n".utf8)
+            return Self.render(id: id, event: ResourceStateJSON.name(of: state), object)
         }
     }
 }

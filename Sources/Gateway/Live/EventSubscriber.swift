@@ -1,28 +1,36 @@
+import RDS
 import Synchronization
 
 /// One Server-Sent Events subscriber of the ``EventHub``: the events it has not read yet, at most
-/// one per resource (a newer state of a resource replaces the unread older one, in its place), so
-/// a slow subscriber skips to the newest state of each resource and holds a bounded backlog.
+/// one per resource and stream (read states; write process states; delete process states): a
+/// newer state replaces the unread older one of its stream, in its place, never one of another
+/// stream, so a slow subscriber skips to the newest state of each and holds a bounded backlog.
 /// The HTTP server pulls each event when the client can take it (``next()``).
 final class EventSubscriber: Sendable {
+    /// A resource's read states, or one of its write processes.
+    private struct Slot: Hashable {
+        let key: ResourceKey
+        let process: WriteKind?
+    }
+
     private struct State {
         var control: [[UInt8]] = []
-        var order: [ResourceKey] = []
+        var order: [Slot] = []
         var head = 0
-        var pending: [ResourceKey: HubEvent] = [:]
+        var pending: [Slot: HubEvent] = [:]
         var pingDue = false
         var closed = false
         var waiter: CheckedContinuation<Void, Never>?
 
         mutating func popEvent() -> HubEvent? {
             while head < order.count {
-                let key = order[head]
+                let slot = order[head]
                 head += 1
                 if head > 256 && head * 2 > order.count {
                     order.removeFirst(head)
                     head = 0
                 }
-                if let event = pending.removeValue(forKey: key) { return event }
+                if let event = pending.removeValue(forKey: slot) { return event }
             }
             return nil
         }
@@ -41,23 +49,24 @@ final class EventSubscriber: Sendable {
     /// Creates a subscriber whose backlog holds at most `maxPending` resources.
     init(maxPending: Int) { self.maxPending = max(1, maxPending) }
 
-    /// Queues `event` for its resource, replacing an unread older one; with `ifAbsent`, only
-    /// when none is unread (a current state must not replace a newer event).
+    /// Queues `event` for its resource and stream, replacing an unread older one; with `ifAbsent`,
+    /// only when none is unread (a current state must not replace a newer event).
     func enqueue(_ event: HubEvent, ifAbsent: Bool = false) {
         guard let key = event.key else { return }
         guard !event.isTransition else { return enqueueControl(event.bytes) }
+        let slot = Slot(key: key, process: event.process)
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             guard !state.closed else { return nil }
-            if state.pending[key] != nil {
-                if !ifAbsent { state.pending[key] = event }
+            if state.pending[slot] != nil {
+                if !ifAbsent { state.pending[slot] = event }
             } else if state.pending.count >= maxPending {
                 state.pending.removeAll()
                 state.order.removeAll()
                 state.head = 0
                 state.control.append(Self.refetch(id: nil, reason: "backlog"))
             } else {
-                state.pending[key] = event
-                state.order.append(key)
+                state.pending[slot] = event
+                state.order.append(slot)
             }
             defer { state.waiter = nil }
             return state.waiter

@@ -6,8 +6,8 @@ extension GatewayRouter {
     /// The most topics one `/events` subscription may follow.
     static let maxTopics = 1_024
 
-    /// Server-Sent Events of `key`: `retry:`, the current state (or, resuming with
-    /// `Last-Event-ID`, the events missed), then each change, with ids; a heartbeat comment while
+    /// Server-Sent Events of `key`: `retry:`, the current state and its write and delete process
+    /// states (or, resuming with `Last-Event-ID`, the events missed), then each change, with ids; a heartbeat comment while
     /// nothing changes. Each state is rendered once for all subscribers; a slow one skips to the
     /// newest (see ``EventHub``).
     func events(
@@ -44,11 +44,17 @@ extension GatewayRouter {
     private func stream(topics: [EventTopic], request: HTTPRequest) -> HTTPResponse {
         let lastEventID = request.headers["Last-Event-ID"] ?? QueryItems(request.query)["lastEventID"]
         let container = container
-        let body = container.events.subscribe(to: topics, lastEventID: lastEventID) { key in
-            let repository = container.makeRepository(named: key.repository)
-            let states = repository?.states(of: key) ?? AsyncStream { $0.finish() }
-            return (states, repository?.state(of: key) ?? .initialized)
-        }
+        let body = container.events.subscribe(
+            to: topics, lastEventID: lastEventID,
+            follow: { key in
+                let repository = container.makeRepository(named: key.repository)
+                let states = repository?.states(of: key) ?? AsyncStream { $0.finish() }
+                return (states, repository?.state(of: key) ?? .initialized)
+            },
+            processes: { key in
+                guard let repository = container.makeRepository(named: key.repository) else { return [] }
+                return WriteKind.allCases.map { WriteEvent(kind: $0, state: repository.writeState($0, of: key)) }
+            })
         let headers: HTTPHeaders = [
             "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
         ]

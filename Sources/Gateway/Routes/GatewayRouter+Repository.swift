@@ -24,6 +24,9 @@ extension GatewayRouter {
             return response
         case .get, .head:
             container.refresher(named: route.name)?.noteRead(key)
+            if let pending = container.outboxes[route.name]?.newestPending(for: key) {
+                return pendingAnswer(pending, path: path, repository: route.name)
+            }
             return await read(request, key: key, in: repository, route: route)
         default:
             return await write(request, key: key, in: repository, route: route)
@@ -75,38 +78,14 @@ extension GatewayRouter {
     }
 
     /// The answer when the repository failed: the upstream's own 5xx answer when the repository
-    /// says `upstreamErrors: "passthrough"` (and one was received), else Problem Details.
-    private func failure(_ error: any Error, path: Substring, route: RepositoryRoute, forward: String) -> HTTPResponse {
+    /// says `upstreamErrors: "passthrough"` (and one was received), else Problem Details (naming
+    /// the `element` a failed write tried to write).
+    func failure(
+        _ error: any Error, path: Substring, route: RepositoryRoute, forward: String, element: WrittenElement? = nil
+    ) -> HTTPResponse {
         if route.settings.upstreamErrors == .passthrough, let reply = UpstreamReply.find(in: error) {
             return RepositoryResponse.uncached(reply.representation, forward: forward, stored: false)
         }
-        return ProblemResponse.make(error, path: path, repository: route.name)
-    }
-
-    /// Forwards `PUT`/`PATCH`/`POST`/`DELETE`; the repository updates the cache and its subscribers.
-    private func write(
-        _ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>,
-        route: RepositoryRoute
-    ) async -> HTTPResponse {
-        do {
-            let result: WriteResult<Representation>
-            if request.method == .delete {
-                result = try await repository.delete(key)
-            } else {
-                let value = Representation.write(
-                    request.method, body: request.body, contentType: request.headers["Content-Type"])
-                result = try await repository.save(value, for: key)
-            }
-            guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
-            // RFC 9111 §4.4: the same-origin `Location`/`Content-Location` targets, and every known
-            // variant of them and of the written resource, besides the entry the write itself updated.
-            let named = (repository.service as? HTTPService)?.invalidated(by: reply, writing: key) ?? []
-            for target in named + ([key] + named).flatMap(route.variants.variants(of:)) where target != key {
-                try? await repository.purge(target)
-            }
-            return RepositoryResponse.uncached(reply, forward: "fwd=request", stored: result.stored != nil)
-        } catch {
-            return failure(error, path: request.path, route: route, forward: "fwd=request")
-        }
+        return ProblemResponse.make(error, path: path, repository: route.name, element: element)
     }
 }

@@ -27,6 +27,9 @@ extension GatewayRouter {
             ?? NSNull()
         object["waiters"] = repository.store.waiterCount(for: key)
         object["tags"] = entry.map { TagField.tags(in: $0.value.headers, field: route.settings.tags.field) } ?? []
+        for kind in WriteKind.allCases {
+            object[kind.rawValue] = WriteStateJSON.object(repository.writeState(kind, of: key))
+        }
         return object
     }
 }

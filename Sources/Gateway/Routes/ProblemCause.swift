@@ -51,6 +51,7 @@ struct ProblemCause: Sendable {
             return (status ?? 502, "Upstream rejected the request")
         case "cancelled": return (503, "Request cancelled")
         case RepositoryError.Kind.fetchCancelled.rawValue: return (503, "Fetch cancelled")
+        case "outbox_full": return (503, "Write queue full")
         default: return nil
         }
     }
@@ -62,6 +63,8 @@ struct ProblemCause: Sendable {
         case 403: "Forbidden"
         case 404: "Not found"
         case 405: "Method not allowed"
+        case 409: "Conflict"
+        case 422: "Unprocessable content"
         default: "Error"
         }
     }
