@@ -184,6 +184,7 @@ final class EventHub: Sendable {
             }
             return released
         }
+        // A resource already held keeps its first subscription; the extra ones end here, outside the lock.
         _ = released
         let lease = Lease { [weak self] in self?.leave(id) }
         return AsyncStream(unfolding: { await lease.next(subscriber) }, onCancel: { subscriber.close() })
@@ -242,6 +243,7 @@ final class EventHub: Sendable {
             return released
         }
         // The repository subscriptions end here, outside the hub's lock.
+        // A resource already held keeps its first subscription; the extra ones end here, outside the lock.
         _ = released
     }
 
