@@ -1,6 +1,7 @@
 import Foundation
 import HTTP1
 import RDS
+import Synchronization
 
 /// The composition root's product: one per process, built from the configuration by
 /// ``Bootstrap/makeContainer(configuration:clock:logger:transport:)``.
@@ -59,6 +60,8 @@ public final class GatewayDependencyContainer: Sendable {
     let refreshers: [String: BackgroundRefresher<ResourceKey, Representation>]
     /// The tag index of each repository.
     let tagIndexes: [String: TagIndex]
+    /// The followers of the services' change streams (started with the container).
+    let changeFollowers = Mutex<[UpstreamChangeFollower]>([])
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -146,6 +149,9 @@ public final class GatewayDependencyContainer: Sendable {
         let routes = routes
         events.showPaths { key in routes.first { $0.name == key.repository }?.clientPath(of: key) ?? key.target }
         if previous == nil { Self.beat(events, on: scheduler, every: 15) }
+        let followers = makeChangeFollowers()
+        changeFollowers.withLock { $0 = followers }
+        for follower in followers { follower.start() }
         for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox {
             outbox.stop()
             readiness.forgetWriteQueue(repository: name)

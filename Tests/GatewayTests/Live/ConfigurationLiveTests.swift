@@ -26,6 +26,12 @@ struct ConfigurationLiveTests {
         #expect(error.keyPath == keyPath)
     }
 
+    @Test func changesStream_MustBeAnHTTPURL() throws {
+        let text = ConfigurationRangeTests.file(service: #", "changes": {"url": "ftp://example.com/events"}"#)
+        let error = try #require(ConfigurationRangeTests.error(text))
+        #expect(error.keyPath == "services.demo.changes.url")
+    }
+
     @Test func inlineHookSecret_IsRefusedWithoutQuotingIt() throws {
         let error = try #require(ConfigurationRangeTests.error(Self.file(#", "hook": {"secret": "hunter2"}"#)))
         #expect(error.keyPath == "repositories.weather.hook.secret")
