@@ -1,6 +1,7 @@
 import Foundation
 import HTTP1
 import RDS
+import Synchronization
 
 /// The composition root's product: one per process, built from the configuration by
 /// ``Bootstrap/makeContainer(configuration:clock:logger:transport:)``.
@@ -61,6 +62,8 @@ public final class GatewayDependencyContainer: Sendable {
     let tagIndexes: [String: TagIndex]
     /// Each repository's shared (Redis) level, when `cache.shared` is set.
     let sharedLevels: [String: RedisDatastore<ResourceKey, Representation>]
+    /// The followers of the services' change streams (started with the container).
+    let changeFollowers = Mutex<[UpstreamChangeFollower]>([])
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -143,11 +146,15 @@ public final class GatewayDependencyContainer: Sendable {
             followWarmUp(name)
             rebuildTagIndex(name)
             stores[name]?.broadcasters.observe { [events] key, state in events.publish(key, state) }
+            stores[name]?.broadcasters.observeTransitions { [events] key, event in events.announce(key, event) }
             stores[name]?.writes.observe { [events] key, change in events.publish(key, change) }
         }
         let routes = routes
         events.showPaths { key in routes.first { $0.name == key.repository }?.clientPath(of: key) ?? key.target }
         if previous == nil { Self.beat(events, on: scheduler, every: 15) }
+        let followers = makeChangeFollowers()
+        changeFollowers.withLock { $0 = followers }
+        for follower in followers { follower.start() }
         for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox {
             outbox.stop()
             readiness.forgetWriteQueue(repository: name)
