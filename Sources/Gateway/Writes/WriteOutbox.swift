@@ -95,8 +95,11 @@ final class WriteOutbox: Sendable {
         state.withLock { state in state.pendingByKey[key]?.last.flatMap { state.writes[$0] } }
     }
 
-    /// Every write, pending and dead, oldest first.
-    var all: [QueuedWrite] { state.withLock { $0.writes.values.sorted { $0.id < $1.id } } }
+    /// The `limit` oldest writes, pending and dead, oldest first.
+    func oldest(_ limit: Int) -> [QueuedWrite] {
+        let writes = state.withLock { Array($0.writes.values) }
+        return Array(writes.sorted { $0.id < $1.id }.prefix(limit))
+    }
 
     /// The write `id`, if the outbox still holds it.
     func write(_ id: UInt64) -> QueuedWrite? { state.withLock { $0.writes[id] } }
