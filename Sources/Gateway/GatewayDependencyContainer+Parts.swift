@@ -6,6 +6,8 @@ extension GatewayDependencyContainer {
     /// The per-repository pieces of a container while it is being built: each repository is
     /// either built from its settings or taken over from the container being replaced.
     struct Parts {
+        /// The level shared with other replicas, put below each built repository's own levels.
+        let sharedCache: SharedCache?
         var routes: [RepositoryRoute] = []
         var factories: [String: RepositoryFactory<ResourceKey, Representation>] = [:]
         var memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>] = [:]
@@ -16,6 +18,12 @@ extension GatewayDependencyContainer {
         /// The durable outbox of each repository that queues writes.
         var outboxes: [String: WriteOutbox] = [:]
         var diskProblems: [String: String] = [:]
+        var refreshers: [String: BackgroundRefresher<ResourceKey, Representation>] = [:]
+        var tagIndexes: [String: TagIndex] = [:]
+        /// The refresh limiter of each service, shared by its repositories.
+        var limiters: [String: RefreshLimiter] = [:]
+        /// The process's timers.
+        let scheduler: RefreshScheduler
         /// Repositories taken over from the previous container.
         var kept: Set<String> = []
         /// Repositories built afresh, in order.
@@ -32,6 +40,8 @@ extension GatewayDependencyContainer {
             ledgers[name] = previous.ledgers[name]
             outboxes[name] = previous.outboxes[name]
             diskProblems[name] = previous.diskProblems[name]
+            refreshers[name] = previous.refreshers[name]
+            tagIndexes[name] = previous.tagIndexes[name]
             kept.insert(name)
         }
 
@@ -59,13 +69,12 @@ extension GatewayDependencyContainer {
             let memory = configuration.cache.memory
             let level1 = MemoryDatastore<ResourceKey, Representation>(
                 maxBytes: max(1, memory.maxBytes / share), maxEntries: max(1, memory.maxEntries / share))
-            var datastore: any Datastore<ResourceKey, Representation> = level1
+            var level2: FileDatastore<ResourceKey, Representation>?
             if let disk = configuration.cache.disk {
                 let folder = URL(fileURLWithPath: disk.path).appendingPathComponent(name, isDirectory: true)
                 do {
-                    let level2 = try FileDatastore<ResourceKey, Representation>(
+                    level2 = try FileDatastore<ResourceKey, Representation>(
                         directory: folder, maxBytes: disk.maxBytes.map { max(1, $0 / share) })
-                    datastore = TwoLevelDatastore(l1: level1, l2: level2, logger: logger)
                     diskLevels[name] = level2
                 } catch {
                     diskProblems[name] = ErrorChain(error).links.map(\.message).joined(separator: ": ")
@@ -73,15 +82,35 @@ extension GatewayDependencyContainer {
                         .error, "disk_cache_unavailable", ["repository": .string(name), "path": .string(folder.path)])
                 }
             }
-            let store = RepositoryStore(datastore: datastore, clock: clock, logger: logger)
+            let datastore = Self.chain(
+                name, memory: level1, disk: level2, shared: sharedCache, policy: settings.repositoryPolicy, clock: clock,
+                logger: logger)
+            let tagIndex = TagIndex(maxEntries: settings.tags.maxEntries)
+            tagIndexes[name] = tagIndex
+            let tagging = TaggingDatastore(wrapping: datastore, index: tagIndex, field: settings.tags.field)
+            let store = RepositoryStore(
+                datastore: tagging, clock: clock, logger: logger,
+                coordinator: sharedCache.map { RedisFetchCoordinator<ResourceKey>(repository: name, shared: $0) })
+            if let sharedCache {
+                sharedCache.register(name, target: Self.sharedTarget(memory: level1, disk: level2, store: store))
+            }
             let measured = InstrumentedTransport(
                 wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
             let httpService = Self.makeService(
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
                 credentials: credentials[settings.service]?.providers ?? [], variants: route.variants,
                 transport: measured, clock: clock)
-            factories[name] = RepositoryFactory(
+            let factory = RepositoryFactory(
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
+            factories[name] = factory
+            if let refresh = settings.refresh {
+                let limiter = limiters[settings.service] ?? RefreshLimiter(
+                    limit: Self.refreshConcurrency(of: settings.service, in: configuration))
+                limiters[settings.service] = limiter
+                refreshers[name] = BackgroundRefresher(
+                    repository: factory.makeRepository(), policy: refresh.policy, scheduler: scheduler,
+                    limiter: limiter)
+            }
             memoryLevels[name] = level1
             stores[name] = store
             if let queue = settings.writes.queue, let disk = configuration.cache.disk {
@@ -100,6 +129,56 @@ extension GatewayDependencyContainer {
             built.append(name)
         }
 
+        /// The levels of one repository: memory, then disk when it opened, then the shared level.
+        private static func chain(
+            _ name: String, memory: MemoryDatastore<ResourceKey, Representation>,
+            disk: FileDatastore<ResourceKey, Representation>?, shared: SharedCache?, policy: RepositoryPolicy,
+            clock: any ClockProvider, logger: any Logger
+        ) -> any Datastore<ResourceKey, Representation> {
+            guard let shared else {
+                guard let disk else { return memory }
+                return TwoLevelDatastore(l1: memory, l2: disk, logger: logger)
+            }
+            let redis = RedisDatastore<ResourceKey, Representation>(
+                repository: name, shared: shared, clock: clock,
+                retention: max(policy.staleWhileRevalidate, policy.staleIfError))
+            guard let disk else { return TwoLevelDatastore(l1: memory, l2: redis, logger: logger) }
+            return TwoLevelDatastore(l1: memory, l2: TwoLevelDatastore(l1: disk, l2: redis, logger: logger), logger: logger)
+        }
+
+        /// What another replica's announcement does here: the key leaves the local levels (never
+        /// the shared one), and its subscribers see the new state once: the stored entry, read
+        /// through from the shared level, or `.initialized` after a delete or purge.
+        private static func sharedTarget(
+            memory: MemoryDatastore<ResourceKey, Representation>, disk: FileDatastore<ResourceKey, Representation>?,
+            store: RepositoryStore<ResourceKey, Representation>
+        ) -> SharedCacheTarget {
+            SharedCacheTarget(
+                apply: { message in
+                    if message.operation == .purgedAll {
+                        await memory.deleteAll()
+                        try? await disk?.deleteAll()
+                        store.broadcasters.publishToAll(.initialized)
+                        return
+                    }
+                    guard let key = try? ResourceKey(decodingBytes: message.key) else { return }
+                    await memory.delete(key)
+                    try? await disk?.delete(key)
+                    guard message.operation == .stored else {
+                        store.broadcasters.publish(.initialized, for: key)
+                        return
+                    }
+                    guard store.broadcasters.subscriberCount(for: key) > 0,
+                        let entry = try? await store.datastore.get(key)
+                    else { return }
+                    store.broadcasters.publish(.loaded(entry.value, origin: .cache, at: entry.storedAt), for: key)
+                },
+                flush: {
+                    await memory.deleteAll()
+                    try? await disk?.deleteAll()
+                })
+        }
+
         /// The outbox of `name`, journaled in `<folder>/<name>.writes/journal`; `nil` (logged) when
         /// the journal cannot be opened: writes are then forwarded only.
         private static func outbox(
@@ -113,6 +192,13 @@ extension GatewayDependencyContainer {
                 logger.log(.error, "outbox_unavailable", ["repository": .string(name), "path": .string(path)])
                 return nil
             }
+        }
+
+        /// The refreshes of `service` that may run at once: the smallest `refresh.concurrency` of
+        /// its repositories.
+        static func refreshConcurrency(of service: String, in configuration: GatewayConfiguration) -> Int {
+            configuration.repositories.values.filter { $0.service == service }
+                .compactMap { $0.refresh?.concurrency }.min() ?? 4
         }
 
         private static func makeService(

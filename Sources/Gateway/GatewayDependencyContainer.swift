@@ -29,10 +29,12 @@ public final class GatewayDependencyContainer: Sendable {
     public let recentProblems: RecentProblems
     /// The demo upstream running in this process, when a service uses `embedded:demo`.
     public let embeddedDemo: EmbeddedDemo?
-    /// The Server-Sent Events of every watched resource, rendered once per state.
-    let events: EventFanOut
+    /// Every published state, numbered and buffered for the Server-Sent Events subscribers.
+    let events: EventHub
     /// The bytes held for upstream answers still arriving, when the transport counts them.
     public let inFlightBodies: HTTPBodyBudget?
+    /// The level shared with the other replicas (`cache.shared.redis`), or `nil`.
+    public let sharedCache: SharedCache?
 
     let factories: [String: RepositoryFactory<ResourceKey, Representation>]
     let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
@@ -51,6 +53,12 @@ public final class GatewayDependencyContainer: Sendable {
     let transport: any Transport
     /// The credential providers of each service, by service name.
     let credentials: [String: ServiceCredentials]
+    /// The process's timers for background refreshes (kept across reloads).
+    public let scheduler: RefreshScheduler
+    /// The background refreshers of the repositories that have `refresh` settings.
+    let refreshers: [String: BackgroundRefresher<ResourceKey, Representation>]
+    /// The tag index of each repository.
+    let tagIndexes: [String: TagIndex]
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -64,7 +72,8 @@ public final class GatewayDependencyContainer: Sendable {
     ///   - previous: The container this one replaces (a configuration reload): its metrics,
     ///     readiness and event fan-out carry on, and each repository whose settings and service are
     ///     unchanged keeps its store (cached entries, subscribers, fetches in flight) and its levels.
-    /// - Throws: ``ConfigurationError`` when a service has no base URL or a template does not parse.
+    /// - Throws: ``ConfigurationError`` when a service has no base URL, a template does not parse
+    ///   or the shared cache's settings cannot be used.
     public init(
         configuration: GatewayConfiguration, baseURLs: [String: URL], embeddedDemo: EmbeddedDemo? = nil,
         clock: any ClockProvider, logger: any Logger, transport: any Transport, inFlightBodies: HTTPBodyBudget? = nil,
@@ -76,7 +85,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.logger = logger
         self.embeddedDemo = embeddedDemo
         self.transport = transport
-        self.events = previous?.events ?? EventFanOut(clock: clock)
+        self.events = previous?.events ?? EventHub()
         let metrics = previous?.metrics ?? GatewayMetrics()
         let readiness =
             previous?.readiness
@@ -92,7 +101,12 @@ public final class GatewayDependencyContainer: Sendable {
         let credentials = Self.makeCredentials(
             configuration, previous: previous, clock: clock, logger: logger, transport: transport, metrics: metrics)
         self.credentials = credentials
-        var parts = Parts()
+        let sharedCache = try Self.makeSharedCache(
+            configuration, previous: previous, logger: logger, metrics: metrics, readiness: readiness)
+        self.sharedCache = sharedCache
+        let scheduler = previous?.scheduler ?? RefreshScheduler(clock: clock)
+        self.scheduler = scheduler
+        var parts = Parts(sharedCache: sharedCache, scheduler: scheduler)
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {
                 parts.take(name, from: previous)
@@ -103,6 +117,7 @@ public final class GatewayDependencyContainer: Sendable {
             }
         }
         for route in previous?.routes ?? [] where !parts.kept.contains(route.name) {
+            if configuration.repositories[route.name] == nil { sharedCache?.forget(route.name) }
             metrics.forgetRepository(route.name)
             readiness.forgetDisk(repository: route.name)
         }
@@ -118,12 +133,38 @@ public final class GatewayDependencyContainer: Sendable {
         self.ledgers = parts.ledgers
         self.outboxes = parts.outboxes
         self.keptRepositories = parts.kept
+        self.refreshers = parts.refreshers
+        self.tagIndexes = parts.tagIndexes
         startCredentials()
+        for name in parts.built {
+            followWarmUp(name)
+            rebuildTagIndex(name)
+            stores[name]?.broadcasters.observe { [events] key, state in events.publish(key, state) }
+            stores[name]?.writes.observe { [events] key, change in events.publish(key, change) }
+        }
+        let routes = routes
+        events.showPaths { key in routes.first { $0.name == key.repository }?.clientPath(of: key) ?? key.target }
+        if previous == nil { Self.beat(events, on: scheduler, every: 15) }
         for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox {
             outbox.stop()
             readiness.forgetWriteQueue(repository: name)
         }
         startOutboxes()
+        sharedCache?.start()
+    }
+
+    /// The shared level of `previous` when it has one (it outlives reloads; changing its settings
+    /// needs a restart), else a new one when the configuration asks for it.
+    private static func makeSharedCache(
+        _ configuration: GatewayConfiguration, previous: GatewayDependencyContainer?, logger: any Logger,
+        metrics: GatewayMetrics, readiness: Readiness
+    ) throws(ConfigurationError) -> SharedCache? {
+        if let kept = previous?.sharedCache { return kept }
+        guard let settings = configuration.cache.shared?.redis else { return nil }
+        let shared = try SharedCache(settings: settings, logger: logger)
+        metrics.sharedCache.observe { shared.statistics }
+        readiness.observeSharedCache { shared.statistics }
+        return shared
     }
 
     /// Starts (or hands the current repository to) the delivery loop of every outbox.

@@ -1,4 +1,5 @@
 import Foundation
+import RDSTesting
 import Testing
 
 @testable import Gateway

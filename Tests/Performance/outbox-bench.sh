@@ -39,14 +39,15 @@ end
 LUA
 
 GATEWAY_PID=""
-start_gateway() {
+STARTUP=""
+start_gateway() {  # sets GATEWAY_PID and STARTUP (seconds until /health answers)
   local started
   started=$(date +%s.%N)
   RDS_LOG_LEVEL=warning "$BINARY" --config "$WORK/gateway.json" 2>>"$WORK/gateway.log" >/dev/null &
   GATEWAY_PID=$!
   for _ in $(seq 6000); do
     if curl -sf -o /dev/null "$BASE/health"; then
-      echo "$(date +%s.%N) - $started" | bc
+      STARTUP=$(echo "$(date +%s.%N) - $started" | bc)
       return 0
     fi
     sleep 0.01
@@ -58,7 +59,8 @@ stop_gateway() { kill "$GATEWAY_PID"; wait "$GATEWAY_PID" 2>/dev/null || true; }
 depth() { curl -s "$BASE/metrics" | awk '/^rds_gateway_write_queue_depth\{repository="notes"\}/ { print $2 }'; }
 trap 'kill "$GATEWAY_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-empty_start=$(start_gateway)
+start_gateway
+empty_start=$STARTUP
 curl -s -X POST "$BASE/__demo/fail?status=503&for=86400" >/dev/null
 echo "== acknowledged queued writes (202 after fsync), $CONNECTIONS connections, ${SECONDS_RUN} s"
 wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" -s "$WORK/put.lua" "$BASE" | grep -E "Requests/sec|Latency|Non-2xx|requests in"
@@ -68,8 +70,8 @@ done
 queued=$(depth)
 stop_gateway
 echo "== recovery: start-up with an empty journal ${empty_start} s; with $queued pending writes:"
-recovery=$(start_gateway)
-echo "   ${recovery} s until /health answers ($(stat -c %s "$WORK/cache/notes.writes/journal") journal bytes)"
+start_gateway
+echo "   ${STARTUP} s until /health answers ($(stat -c %s "$WORK/cache/notes.writes/journal") journal bytes)"
 echo "== replay of $queued writes to the healthy demo (16 resources at once)"
 began=$(date +%s.%N)
 while [ "$(depth)" -gt 0 ]; do sleep 0.2; done

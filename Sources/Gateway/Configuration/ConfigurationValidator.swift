@@ -1,4 +1,5 @@
 import Foundation
+import Redis
 
 /// Checks what decoding cannot: numbers in range, URLs, templates, service references and route
 /// collisions. Throws the first problem found, in a stable order (server, cache, services,
@@ -8,7 +9,9 @@ struct ConfigurationValidator {
     let file: String
 
     /// Paths the gateway answers itself; no repository route may match them.
-    static let reservedRoutes = ["/health", "/health/ready", "/metrics", "/admin/{rest...}", "/__demo/{rest...}"]
+    static let reservedRoutes = [
+        "/health", "/health/ready", "/metrics", "/admin/{rest...}", "/__demo/{rest...}", "/hooks/{rest...}", "/events",
+    ]
 
     func validate(_ configuration: GatewayConfiguration) throws(ConfigurationError) {
         try validateServer(configuration.server)
@@ -101,6 +104,30 @@ struct ConfigurationValidator {
             try requireCount(bound, in: 1...Self.maxCacheBytes, "cache.disk.maxBytes")
         }
         try requireCount(cache.inFlightBodyBytes, in: 1_048_576...(1 << 40), "cache.inFlightBodyBytes")
+        if let redis = cache.shared?.redis { try validateRedis(redis, path: "cache.shared.redis") }
+    }
+
+    private func validateRedis(_ redis: RedisSettings, path: String) throws(ConfigurationError) {
+        let configuration: RedisConfiguration
+        do {
+            configuration = try RedisConfiguration(url: redis.url)
+        } catch {
+            throw fail(path + ".url", error.message)
+        }
+        guard configuration.password == nil else {
+            throw fail(path + ".url", "expected no password in the URL; use \"password\": {\"env\": …} or {\"file\": …}")
+        }
+        guard !redis.prefix.isEmpty, redis.prefix.count <= 64, !redis.prefix.contains(where: \.isWhitespace) else {
+            throw fail(path + ".prefix", "expected 1 to 64 characters without spaces, e.g. \"rds:\"")
+        }
+        if let username = redis.username, username.isEmpty {
+            throw fail(path + ".username", "expected an ACL user name, or no username key for the default user")
+        }
+        try requirePositive(redis.connectTimeout, path + ".connectTimeout", max: 60)
+        try requirePositive(redis.commandTimeout, path + ".commandTimeout", max: 60)
+        try requireCount(redis.poolSize, in: 1...64, path + ".poolSize")
+        try requireCount(redis.streamMaxLength, in: 100...10_000_000, path + ".streamMaxLength")
+        try requirePositive(redis.lease, path + ".lease", max: 600)
     }
 
     private func validateService(_ service: ServiceSettings, path: String) throws(ConfigurationError) {

@@ -16,8 +16,12 @@ public final class GatewayMetrics: Sendable {
     public let requestsInFlight: Gauge
     /// Token requests, token ages and 401 retries.
     public let auth: AuthMetrics
+    /// The shared (Redis) level's state and events.
+    public let sharedCache: SharedCacheMetrics
     /// The write and outbox metrics.
     public let writes: WriteMetrics
+    /// Webhook requests and purged resources.
+    public let hooks: HookMetrics
     private let requests: MetricFamily<RequestLabels, Counter>
     private let requestDuration: MetricFamily<RouteLabels, Histogram>
     private let cacheLookups: MetricFamily<CacheLabels, Counter>
@@ -37,7 +41,9 @@ public final class GatewayMetrics: Sendable {
     public init(registry: MetricsRegistry = MetricsRegistry()) {
         self.registry = registry
         auth = AuthMetrics(registry: registry)
+        sharedCache = SharedCacheMetrics(registry: registry)
         writes = WriteMetrics(registry: registry)
+        hooks = HookMetrics(registry: registry)
         requests = registry.counter(
             "rds_gateway_http_requests_total", help: "HTTP requests answered, by route template, method and status.",
             labels: RequestLabels.self)

@@ -20,6 +20,7 @@ public final class Readiness: Sendable {
         var upstreams: [String: UpstreamHealth]
         var auth: [String: @Sendable () -> AuthStatus] = [:]
         var diskLevels: [String: @Sendable () -> DatastoreStatistics?] = [:]
+        var sharedCache: (@Sendable () -> SharedCacheStatistics)?
         var writeQueues: [String: @Sendable () -> WriteQueueHealth] = [:]
         /// The keys the last warm-up could not load, at most ``Readiness/maxWarmUpFailures``.
         var warmUpFailures: [WarmUpFailure] = []
@@ -104,6 +105,11 @@ public final class Readiness: Sendable {
         state.withLock { $0.diskLevels[repository] = statistics }
     }
 
+    /// Reads the shared cache's state at every report (it never makes the gateway unready).
+    public func observeSharedCache(_ statistics: @escaping @Sendable () -> SharedCacheStatistics) {
+        state.withLock { $0.sharedCache = statistics }
+    }
+
     /// Reads the outbox of `repository` at every report, replacing an earlier reader.
     func observeWriteQueue(_ outbox: WriteOutbox) {
         let read: @Sendable () -> WriteQueueHealth = {
@@ -126,8 +132,9 @@ public final class Readiness: Sendable {
 
     /// Probes the disk cache and reads the disk levels (outside any lock) and reports.
     public func report() -> ReadinessReport {
-        let (warmingUp, recorded, observed, failures, auth, queues) = state.withLock {
-            ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels, $0.warmUpFailures, $0.auth, $0.writeQueues)
+        let (warmingUp, recorded, observed, failures, auth, shared, queues) = state.withLock {
+            ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels, $0.warmUpFailures, $0.auth, $0.sharedCache?(),
+             $0.writeQueues)
         }
         let diskError = cacheDirectory.flatMap(Self.probeWritable)
         let diskLevels = observed.sorted { $0.key < $1.key }.map {
@@ -154,6 +161,8 @@ public final class Readiness: Sendable {
             diskCache: diskCache,
             diskCacheError: diskError,
             diskLevels: diskLevels,
+            sharedCache: shared.map { $0.isDegraded ? "degraded" : "ok" } ?? "none",
+            sharedCacheError: shared?.isDegraded == true ? shared?.lastError : nil,
             upstreams: upstreams.values.sorted { $0.service < $1.service },
             writeQueues: queues.sorted { $0.key < $1.key }.map { $0.value() })
     }
