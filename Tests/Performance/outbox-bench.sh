@@ -3,18 +3,18 @@
 # asserts nothing about timing.
 #   1. builds rds-gateway in release and starts it with a read-write repository `notes` in front
 #      of the embedded demo upstream, writes.queue on, its journal in a fresh temporary folder;
-#   2. makes the demo answer 503 and runs wrk for $SECONDS s: PUTs over 256 notes, each answered
+#   2. makes the demo answer 503 and runs wrk for $DURATION s: PUTs over 256 notes, each answered
 #      202 once journaled and fsync'ed: acknowledged queued writes per second;
 #   3. keeps writing until $RECORDS writes are queued, stops the gateway, starts it again on the
 #      same folder (the demo starts healthy): the time until /health answers is the recovery of
 #      a $RECORDS-record journal (an empty journal's start-up is printed beside it);
 #   4. the restarted gateway replays everything to the healthy demo: replay throughput.
-# Needs wrk and curl. Env: PORT [18190], SECONDS [10], RECORDS [100000], CONNECTIONS [32].
+# Needs wrk and curl. Env: PORT [18190], DURATION [10], RECORDS [100000], CONNECTIONS [32].
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 PORT="${PORT:-18190}"
-SECONDS_RUN="${SECONDS:-10}"
+SECONDS_RUN="${DURATION:-10}"
 RECORDS="${RECORDS:-100000}"
 CONNECTIONS="${CONNECTIONS:-32}"
 BASE="http://127.0.0.1:$PORT"
