@@ -17,6 +17,9 @@ extension GatewayDependencyContainer {
         var ledgers: [String: IdempotencyLedger] = [:]
         /// The durable outbox of each repository that queues writes.
         var outboxes: [String: WriteOutbox] = [:]
+        /// The container being replaced, if any: a rebuilt repository takes over its outbox and
+        /// idempotency ledger (their files must have one owner; their settings apply on restart).
+        var previous: GatewayDependencyContainer?
         var diskProblems: [String: String] = [:]
         var refreshers: [String: BackgroundRefresher<ResourceKey, Representation>] = [:]
         var tagIndexes: [String: TagIndex] = [:]
@@ -123,10 +126,14 @@ extension GatewayDependencyContainer {
             memoryLevels[name] = level1
             stores[name] = store
             if let queue = settings.writes.queue, let disk = configuration.cache.disk {
-                outboxes[name] = Self.outbox(
-                    name, settings: queue, folder: URL(fileURLWithPath: disk.path), clock: clock, logger: logger)
+                outboxes[name] =
+                    previous?.outboxes[name]
+                    ?? Self.outbox(
+                        name, settings: queue, folder: URL(fileURLWithPath: disk.path), clock: clock, logger: logger)
             }
-            if settings.isReadWrite {
+            if let ledger = previous?.ledgers[name], settings.isReadWrite {
+                ledgers[name] = ledger
+            } else if settings.isReadWrite {
                 let folder = configuration.cache.disk.map {
                     URL(fileURLWithPath: $0.path).appendingPathComponent("\(name).idempotency", isDirectory: true)
                 }

@@ -112,6 +112,7 @@ public final class GatewayDependencyContainer: Sendable {
         let scheduler = previous?.scheduler ?? RefreshScheduler(clock: clock)
         self.scheduler = scheduler
         var parts = Parts(sharedCache: sharedCache, scheduler: scheduler)
+        parts.previous = previous
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {
                 parts.take(name, from: previous)

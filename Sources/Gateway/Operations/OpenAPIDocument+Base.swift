@@ -204,7 +204,7 @@ extension OpenAPIDocument {
             },
             "/admin/repositories/{name}/writes": {
               "get": {
-                "summary": "The repository's outbox: pending writes and dead letters, oldest first",
+                "summary": "The repository's outbox: the counts of pending writes and dead letters, and the 500 oldest of them",
                 "operationId": "listQueuedWrites",
                 "tags": ["admin"],
                 "security": [{}, {"adminToken": []}],
