@@ -57,10 +57,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
-    /// ASCII case-insensitive comparison of two header names.
+    /// ASCII case-insensitive comparison of two header names, byte by byte over their storage
+    /// (this runs for every field on every lookup; most pairs differ in length and stop at once).
     static func equalsIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
-        let (a, b) = (lhs.utf8, rhs.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var (lhs, rhs) = (lhs, rhs)
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                for index in a.indices where a[index] != b[index] {
+                    let folded = a[index] | 0x20
+                    guard folded == b[index] | 0x20, folded >= 0x61, folded <= 0x7A else { return false }
+                }
+                return true
+            }
+        }
     }
 }

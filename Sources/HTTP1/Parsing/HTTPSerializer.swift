@@ -142,9 +142,15 @@ public enum HTTPSerializer {
 
     /// `name: value\r\n` for fields the serializer itself composes.
     private static func appendTrustedField(_ name: String, _ value: String, to out: inout [UInt8]) {
-        out.append(contentsOf: name.utf8)
+        appendUTF8(name, to: &out)
         out.append(contentsOf: ": ".utf8)
-        out.append(contentsOf: value.utf8)
+        appendUTF8(value, to: &out)
         out.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// The bytes of `text`, copied from its storage in one go.
+    private static func appendUTF8(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 }

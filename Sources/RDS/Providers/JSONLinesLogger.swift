@@ -124,25 +124,37 @@ public struct JSONLinesLogger: Logger {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Appends `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped.
+    /// Appends `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters
+    /// escaped. Runs between escapes are copied whole (most values need no escape at all).
     static func appendString(_ text: String, to line: inout [UInt8]) {
         line.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): line += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): line += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: line += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: line += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: line += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x08: line += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: line += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x00..<0x20:
-                line.append(contentsOf: "\\u00".utf8)
-                line += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-            default: line.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                appendEscape(byte, to: &line)
+                runStart = index + 1
             }
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         line.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the JSON escape of a quote, a backslash or a control character.
+    private static func appendEscape(_ byte: UInt8, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x0A: line.append(UInt8(ascii: "n"))
+        case 0x0D: line.append(UInt8(ascii: "r"))
+        case 0x09: line.append(UInt8(ascii: "t"))
+        case 0x08: line.append(UInt8(ascii: "b"))
+        case 0x0C: line.append(UInt8(ascii: "f"))
+        case 0x00..<0x20: line += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+        default: line.append(byte)
+        }
     }
 
     /// Appends `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds truncated; clamped to years 1 to 9999).
