@@ -53,14 +53,18 @@ public enum HTTPSerializer {
         let unserialized = fields.dropFirst(serialized?.count ?? 0)
         var out: [UInt8] = []
         out.reserveCapacity(256 + (serialized?.bytes.count ?? 0))
-        out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
+        if response.status == 200 {
+            out.append(contentsOf: statusLineOK)
+        } else {
+            out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
+        }
         appendTrustedField("Server", serverName, to: &out)
         if let ownDate = serialized?.date ?? unserialized.first(where: { isDate($0.name) })?.value {
             appendField("Date", ownDate, to: &out)
         } else {
             out.append(contentsOf: "Date: ".utf8)
             out.append(contentsOf: date)
-            out.append(contentsOf: "\r\n".utf8)
+            appendLineEnd(to: &out)
         }
         if let serialized { out.append(contentsOf: serialized.bytes) }
         appendFieldLines(unserialized, keepingLength: keepsHandlerLength, to: &out)
@@ -74,7 +78,7 @@ public enum HTTPSerializer {
             }
         }
         appendTrustedField("Connection", keepAlive ? "keep-alive" : "close", to: &out)
-        out.append(contentsOf: "\r\n".utf8)
+        appendLineEnd(to: &out)
         return out
     }
 
@@ -164,10 +168,20 @@ public enum HTTPSerializer {
     /// `name: value\r\n` for fields the serializer itself composes.
     private static func appendTrustedField(_ name: String, _ value: String, to out: inout [UInt8]) {
         appendUTF8(name, to: &out)
-        out.append(contentsOf: ": ".utf8)
+        out.append(UInt8(ascii: ":"))
+        out.append(HTTPByte.space)
         appendUTF8(value, to: &out)
-        out.append(contentsOf: "\r\n".utf8)
+        appendLineEnd(to: &out)
     }
+
+    /// `\r\n`, byte by byte (cheaper than appending a string's bytes).
+    private static func appendLineEnd(to out: inout [UInt8]) {
+        out.append(HTTPByte.cr)
+        out.append(HTTPByte.lf)
+    }
+
+    /// The status line of nearly every answer, made once.
+    private static let statusLineOK: [UInt8] = Array("HTTP/1.1 200 OK\r\n".utf8)
 
     /// The bytes of `text`, copied from its storage in one go.
     private static func appendUTF8(_ text: String, to out: inout [UInt8]) {
