@@ -37,7 +37,7 @@ extension RouteTemplate {
             rest = next
             switch segment {
             case .literal(let text):
-                guard part.utf8.elementsEqual(text.utf8) else { return .noMatch }
+                guard Self.bytesEqual(part, text) else { return .noMatch }
             case .variable(let name):
                 guard !part.isEmpty else { return .noMatch }
                 if Self.isUnsafeSegment(part) { return .rejected(String(part)) }
@@ -75,8 +75,21 @@ extension RouteTemplate {
     /// The first segment of `path` (what precedes its first `/`, possibly empty) and what follows
     /// that slash, `nil` when there is none.
     private static func firstSegment(of path: Substring) -> (segment: Substring, rest: Substring?) {
-        guard let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) else { return (path, nil) }
-        return (path[..<slash], path[path.utf8.index(after: slash)...])
+        let utf8 = path.utf8
+        // Searched in the string's own bytes (a generic search over the view costs ten times more).
+        let offset = utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "/")) }
+            ?? utf8.firstIndex(of: UInt8(ascii: "/")).map { utf8.distance(from: utf8.startIndex, to: $0) }
+        guard let offset else { return (path, nil) }
+        let slash = utf8.index(utf8.startIndex, offsetBy: offset)
+        return (path[..<slash], path[utf8.index(after: slash)...])
+    }
+
+    /// `true` when `segment` holds exactly the bytes of `text`, compared in their own storage.
+    private static func bytesEqual(_ segment: Substring, _ text: String) -> Bool {
+        guard segment.utf8.count == text.utf8.count else { return false }
+        return segment.utf8.withContiguousStorageIfAvailable { lhs in
+            text.utf8.withContiguousStorageIfAvailable { rhs in lhs.elementsEqual(rhs) }
+        }.flatMap { $0 } ?? segment.utf8.elementsEqual(text.utf8)
     }
 
     /// `true` when some path matches both templates.
