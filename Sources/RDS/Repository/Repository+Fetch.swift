@@ -13,10 +13,17 @@ extension Repository {
         _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, recheckStore: Bool,
         allowStale: Bool
     ) async -> FlightOutcome<Value> {
-        if recheckStore, let stored = await storedEntry(for: key), stored.isFresh(at: store.clock.now) {
-            let answer = RepositoryAnswer(value: stored.value, entry: stored, cacheStatus: .hit)
-            return FlightOutcome(
-                result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
+        // Whether an entry may be stored for `key`: only then does an answer that may not be
+        // stored have one to drop (an uncacheable resource then costs no datastore write).
+        var mayHoldEntry = entry != nil
+        if recheckStore {
+            let stored = await storedEntry(for: key)
+            if let stored, stored.isFresh(at: store.clock.now) {
+                let answer = RepositoryAnswer(value: stored.value, entry: stored, cacheStatus: .hit)
+                return FlightOutcome(
+                    result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
+            }
+            mayHoldEntry = mayHoldEntry || stored != nil
         }
         let response: ServiceResponse<Value>
         do {
@@ -30,7 +37,8 @@ extension Repository {
         let now = store.clock.now
         switch response {
         case .fetched(let fetched):
-            let stored = await keep(fetched, for: key, at: now, unlessSuperseding: flightID)
+            let stored = await keep(
+                fetched, for: key, at: now, unlessSuperseding: flightID, droppingPrevious: mayHoldEntry)
             let answer = RepositoryAnswer(
                 value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
@@ -59,15 +67,19 @@ extension Repository {
     /// - any other failure stores nothing and returns `nil`; the previous entry stays for a fetch
     ///   (stale-if-error may still need it) and is dropped for a write (`dropOnFailure`), whose
     ///   answer made it wrong.
-    /// - Parameter flightID: The fetch storing the answer; when a write has superseded it, nothing
-    ///   is stored (the write's answer is newer) and `nil` is returned. A write that comes while
-    ///   the answer is being stored waits for it, and stores its own answer after.
+    /// - Parameters:
+    ///   - flightID: The fetch storing the answer; when a write has superseded it, nothing is
+    ///     stored (the write's answer is newer) and `nil` is returned. A write that comes while
+    ///     the answer is being stored waits for it, and stores its own answer after.
+    ///   - droppingPrevious: `false` when nothing was stored for `key` as the fetch began: an
+    ///     answer that may not be stored then leaves the datastore alone.
     func keep(
         _ fetched: Fetched<Value>, for key: Key, at now: Date, unlessSuperseding flightID: UInt64? = nil,
-        dropOnFailure: Bool = false
+        dropOnFailure: Bool = false, droppingPrevious: Bool = true
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
+        guard entry != nil || droppingPrevious else { return nil }
         if let flightID {
             guard store.flights.beginStore(key, flightID: flightID) else { return nil }
         }
