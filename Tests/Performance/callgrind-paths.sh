@@ -8,6 +8,8 @@
 # keep-alive requests (one client, paths/seqclient.py) and prints instructions per request:
 #   hit   /hit/{1..100}   fresh 1 KB hits                          (N = 2000)
 #   pass  /pass/{1..100}  no-store at the origin: every request goes upstream (N = 1000)
+#   reval /reval/{1..200} max-age=1 at the origin, filled 2 s before: every request revalidates
+#                         an expired entry (304 from the origin) and stores it again (N = 200)
 # Profiles stay in $RUN/cg-*.out (callgrind_annotate them). Needs valgrind, gcc, nginx, python3.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -38,9 +40,9 @@ for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/health" &&
 CLIENT=(python3 "$HERE/paths/seqclient.py" "http://127.0.0.1:$PORT")
 "${CLIENT[@]}" /hit/ 300 >/dev/null
 "${CLIENT[@]}" /pass/ 100 >/dev/null
-count() {  # NAME PREFIX N
+count() {  # NAME PREFIX N [KEYS]
   callgrind_control -i on "$VPID" >/dev/null 2>&1
-  "${CLIENT[@]}" "$2" "$3" >"$RUN/$1.txt"
+  "${CLIENT[@]}" "$2" "$3" "${4:-100}" >"$RUN/$1.txt"
   callgrind_control -i off "$VPID" >/dev/null 2>&1
   callgrind_control -d "$1" "$VPID" >/dev/null 2>&1
   sleep 1
@@ -50,3 +52,6 @@ count() {  # NAME PREFIX N
 }
 count hit /hit/ 2000
 count pass /pass/ 1000
+"${CLIENT[@]}" /reval/ 200 200 >/dev/null
+sleep 2
+count reval /reval/ 200 200
