@@ -10,6 +10,10 @@ import Synchronization
 /// Lines ``JSONLinesLogger/writeToStandardError(_:)`` could not write, since the process started.
 private let failedWriteCount = Atomic<Int>(0)
 
+/// The second last written by ``JSONLinesLogger/appendTimestamp(_:to:)`` and its text up to the
+/// seconds (`YYYY-MM-DDTHH:MM:SS`): the calendar is worked out once per second, not per line.
+private let lastSecond = Mutex<(second: Double, text: [UInt8])>((.nan, []))
+
 /// A ``Logger`` that writes each event as one JSON object on one line (JSON Lines), by default to
 /// standard error.
 ///
@@ -67,10 +71,8 @@ public struct JSONLinesLogger: Logger {
         Self.appendString(event, to: &line)
         for (name, value) in fields {
             line.append(UInt8(ascii: ","))
-            switch name {
-            case "time", "level", "event": Self.appendString("field." + name, to: &line)
-            default: Self.appendString(name, to: &line)
-            }
+            let isEnvelope = name.utf8.count <= 5 && (name == "time" || name == "level" || name == "event")
+            Self.appendString(isEnvelope ? "field." + name : name, to: &line)
             line.append(UInt8(ascii: ":"))
             Self.appendValue(value, to: &line)
         }
@@ -164,20 +166,27 @@ public struct JSONLinesLogger: Logger {
         let interval = raw.isFinite ? min(max(raw, yearOneToYear9999.lowerBound), yearOneToYear9999.upperBound) : 0
         let seconds = interval.rounded(.down)
         let milliseconds = min(999, max(0, Int(((interval - seconds) * 1_000).rounded(.down))))
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        appendDigits(Int(parts.tm_year) + 1900, width: 4, to: &line)
-        line.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mon) + 1, width: 2, to: &line)
-        line.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mday), width: 2, to: &line)
-        line.append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), width: 2, to: &line)
-        line.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_min), width: 2, to: &line)
-        line.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_sec), width: 2, to: &line)
+        if let text = lastSecond.withLock({ $0.second == seconds ? $0.text : nil }) {
+            line.append(contentsOf: text)
+        } else {
+            var text: [UInt8] = []
+            var time = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            appendDigits(Int(parts.tm_year) + 1900, width: 4, to: &text)
+            text.append(UInt8(ascii: "-"))
+            appendDigits(Int(parts.tm_mon) + 1, width: 2, to: &text)
+            text.append(UInt8(ascii: "-"))
+            appendDigits(Int(parts.tm_mday), width: 2, to: &text)
+            text.append(UInt8(ascii: "T"))
+            appendDigits(Int(parts.tm_hour), width: 2, to: &text)
+            text.append(UInt8(ascii: ":"))
+            appendDigits(Int(parts.tm_min), width: 2, to: &text)
+            text.append(UInt8(ascii: ":"))
+            appendDigits(Int(parts.tm_sec), width: 2, to: &text)
+            lastSecond.withLock { $0 = (seconds, text) }
+            line.append(contentsOf: text)
+        }
         line.append(UInt8(ascii: "."))
         appendDigits(milliseconds, width: 3, to: &line)
         line.append(UInt8(ascii: "Z"))
