@@ -21,13 +21,7 @@ if [[ -z "${1:-}" ]]; then
 fi
 BIN="${1:-$ROOT/.build/release/rds-gateway}"
 rm -rf "$RUN" && mkdir -p "$RUN/docroot" "$RUN/logs"
-python3 - "$RUN/docroot" <<'PY'
-import json, sys
-for name, size in (("1k.json", 1024), ("4k.json", 4096), ("1m.json", 1 << 20)):
-    doc = {"id": name, "description": ""}
-    doc["description"] = "x" * (size - len(json.dumps(doc, separators=(",", ":"))))
-    open(f"{sys.argv[1]}/{name}", "w").write(json.dumps(doc, separators=(",", ":")))
-PY
+python3 "$HERE/paths/make_docroot.py" "$RUN/docroot"
 gcc -shared -fPIC -O2 "$HERE/paths/dispatch_main_shim.c" -o "$RUN/shim.so" \
   -L/opt/swift/usr/lib/swift/linux -Wl,-rpath,/opt/swift/usr/lib/swift/linux -ldispatch
 nginx -e "$RUN/logs/origin-error.log" -c "$HERE/paths/nginx-origin.conf" -p "$RUN/"

@@ -44,14 +44,7 @@ if [[ -z "${GATEWAY_BIN:-}" ]]; then
 fi
 
 rm -rf "$RUN" && mkdir -p "$RUN/docroot" "$RUN/logs" "$RUN/gateway-disk"
-python3 - "$RUN/docroot" <<'PY'
-import json, sys
-for name, size in (("1k.json", 1024), ("4k.json", 4096), ("1m.json", 1 << 20)):
-    doc = {"id": name, "description": ""}
-    pad = size - len(json.dumps(doc, separators=(",", ":")))
-    doc["description"] = "x" * pad
-    open(f"{sys.argv[1]}/{name}", "w").write(json.dumps(doc, separators=(",", ":")))
-PY
+python3 "$HERE/paths/make_docroot.py" "$RUN/docroot"
 
 GATEWAY_PID=""
 descendants() { local c; echo "$1"; for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do descendants "$c"; done; }
@@ -120,7 +113,11 @@ idle_run() {
   timeout 120 python3 "$HERE/idle_connections.py" "$(pids_of "$peer" | cut -d, -f1)" "$port" "$IDLE" $((SECS + 8)) \
     >"$RUN/idle-$peer-$round.log" 2>&1 &
   local holder=$!
-  for _ in $(seq 60); do grep -q "after" "$RUN/idle-$peer-$round.log" 2>/dev/null && break; sleep 0.5; done
+  # Once the server holds them all (the holder prints only at the end):
+  for _ in $(seq 120); do
+    (($(ss -Htn state established "( sport = :$port )" | wc -l) >= IDLE)) && break
+    sleep 0.5
+  done
   wrk_run idle-10k "$peer" "$round" /hit/ 100 "$ROOT/../shared/bench/keys.lua" 100 0
   wait "$holder" || true
 }

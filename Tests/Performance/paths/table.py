@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """table.py results.tsv: the paths-bench.sh table (medians over the rounds), gateway beside nginx."""
 import csv
+import glob
+import os
 import statistics
 import sys
 
@@ -44,6 +46,10 @@ for row in GOALS:
           f"| {g['p99_ms']:.2f} / {n['p99_ms']:.2f} | {g['cpu_us']:.1f} / {n['cpu_us']:.1f} "
           f"| {g['rss_before_kib'] / 1024:.0f} → {g['rss_after_kib'] / 1024:.0f} / {n['rss_before_kib'] / 1024:.0f} → {n['rss_after_kib'] / 1024:.0f} "
           f"| {g['errors']:.0f} / {n['errors']:.0f} | {GOALS[row]} |")
+for peer in ("gateway", "nginx"):
+    for log in sorted(glob.glob(os.path.join(os.path.dirname(sys.argv[1]), f"idle-{peer}-*.log")))[-1:]:
+        held = open(log).read().split()
+        print(f"\nidle connections, {peer} (last round): " + " ".join(held))
 idle = [float(r["idle_pct"]) for r in rows if r["idle_pct"]]
 print(f"\nrounds: {max(rounds(r, 'gateway') for r in GOALS)}; machine idle during the measured runs: median "
       f"{statistics.median(idle):.0f} % (min {min(idle):.0f} %) of both cores, wrk and the servers included")
