@@ -5,22 +5,28 @@ let package = Package(
     name: "rds-gateway",
     products: [
         .library(name: "RDS", targets: ["RDS"]),
+        .library(name: "Sockets", targets: ["Sockets"]),
         .library(name: "HTTP1", targets: ["HTTP1"]),
+        .library(name: "Redis", targets: ["Redis"]),
         .library(name: "HTTPCaching", targets: ["HTTPCaching"]),
         .library(name: "RDSTesting", targets: ["RDSTesting"]),
         .executable(name: "rds-gateway", targets: ["rds-gateway"]),
     ],
     targets: [
         .target(name: "RDS"),
-        .target(name: "HTTP1"),
+        .target(name: "Sockets"),
+        .target(name: "HTTP1", dependencies: ["Sockets"]),
+        .target(name: "Redis", dependencies: ["Sockets"]),
         .target(name: "HTTPCaching", dependencies: ["HTTP1"]),
-        .target(name: "Gateway", dependencies: ["RDS", "HTTP1", "HTTPCaching"]),
+        .target(name: "Gateway", dependencies: ["RDS", "Sockets", "HTTP1", "HTTPCaching", "Redis"]),
         .target(name: "RDSTesting", dependencies: ["RDS"]),
         .executableTarget(name: "rds-gateway", dependencies: ["Gateway"]),
         .testTarget(name: "RDSTests", dependencies: ["RDS", "RDSTesting"]),
-        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),
+        .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "RDSTesting"]),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "Sockets"]),
         .testTarget(name: "HTTPCachingTests", dependencies: ["HTTPCaching", "HTTP1"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HTTPCaching", "RDS", "HTTP1", "RDSTesting"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HTTPCaching", "RDS", "Sockets", "HTTP1", "Redis", "RDSTesting"]),
     ]
 )
 

@@ -6,11 +6,17 @@ extension GatewayDependencyContainer {
     /// The per-repository pieces of a container while it is being built: each repository is
     /// either built from its settings or taken over from the container being replaced.
     struct Parts {
+        /// The level shared with other replicas, put below each built repository's own levels.
+        let sharedCache: SharedCache?
         var routes: [RepositoryRoute] = []
         var factories: [String: RepositoryFactory<ResourceKey, Representation>] = [:]
         var memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>] = [:]
         var diskLevels: [String: FileDatastore<ResourceKey, Representation>] = [:]
         var stores: [String: RepositoryStore<ResourceKey, Representation>] = [:]
+        /// The idempotency keys of each read-write repository.
+        var ledgers: [String: IdempotencyLedger] = [:]
+        /// The durable outbox of each repository that queues writes.
+        var outboxes: [String: WriteOutbox] = [:]
         var diskProblems: [String: String] = [:]
         /// Repositories taken over from the previous container.
         var kept: Set<String> = []
@@ -25,6 +31,8 @@ extension GatewayDependencyContainer {
             memoryLevels[name] = previous.memoryLevels[name]
             diskLevels[name] = previous.diskLevels[name]
             stores[name] = previous.stores[name]
+            ledgers[name] = previous.ledgers[name]
+            outboxes[name] = previous.outboxes[name]
             diskProblems[name] = previous.diskProblems[name]
             kept.insert(name)
         }
@@ -53,13 +61,12 @@ extension GatewayDependencyContainer {
             let memory = configuration.cache.memory
             let level1 = MemoryDatastore<ResourceKey, Representation>(
                 maxBytes: max(1, memory.maxBytes / share), maxEntries: max(1, memory.maxEntries / share))
-            var datastore: any Datastore<ResourceKey, Representation> = level1
+            var level2: FileDatastore<ResourceKey, Representation>?
             if let disk = configuration.cache.disk {
                 let folder = URL(fileURLWithPath: disk.path).appendingPathComponent(name, isDirectory: true)
                 do {
-                    let level2 = try FileDatastore<ResourceKey, Representation>(
+                    level2 = try FileDatastore<ResourceKey, Representation>(
                         directory: folder, maxBytes: disk.maxBytes.map { max(1, $0 / share) })
-                    datastore = TwoLevelDatastore(l1: level1, l2: level2, logger: logger)
                     diskLevels[name] = level2
                 } catch {
                     diskProblems[name] = ErrorChain(error).links.map(\.message).joined(separator: ": ")
@@ -67,7 +74,15 @@ extension GatewayDependencyContainer {
                         .error, "disk_cache_unavailable", ["repository": .string(name), "path": .string(folder.path)])
                 }
             }
-            let store = RepositoryStore(datastore: datastore, clock: clock, logger: logger)
+            let datastore = Self.chain(
+                name, memory: level1, disk: level2, shared: sharedCache, policy: settings.repositoryPolicy, clock: clock,
+                logger: logger)
+            let store = RepositoryStore(
+                datastore: datastore, clock: clock, logger: logger,
+                coordinator: sharedCache.map { RedisFetchCoordinator<ResourceKey>(repository: name, shared: $0) })
+            if let sharedCache {
+                sharedCache.register(name, target: Self.sharedTarget(memory: level1, disk: level2, store: store))
+            }
             let measured = InstrumentedTransport(
                 wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
             let httpService = Self.makeService(
@@ -78,8 +93,85 @@ extension GatewayDependencyContainer {
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
             memoryLevels[name] = level1
             stores[name] = store
+            if let queue = settings.writes.queue, let disk = configuration.cache.disk {
+                outboxes[name] = Self.outbox(
+                    name, settings: queue, folder: URL(fileURLWithPath: disk.path), clock: clock, logger: logger)
+            }
+            if settings.isReadWrite {
+                let folder = configuration.cache.disk.map {
+                    URL(fileURLWithPath: $0.path).appendingPathComponent("\(name).idempotency", isDirectory: true)
+                }
+                ledgers[name] = IdempotencyLedger(
+                    retention: settings.writes.idempotencyRetention, maxKeys: settings.writes.maxIdempotencyKeys,
+                    folder: folder, clock: clock, logger: logger)
+            }
             routes.append(route)
             built.append(name)
+        }
+
+        /// The levels of one repository: memory, then disk when it opened, then the shared level.
+        private static func chain(
+            _ name: String, memory: MemoryDatastore<ResourceKey, Representation>,
+            disk: FileDatastore<ResourceKey, Representation>?, shared: SharedCache?, policy: RepositoryPolicy,
+            clock: any ClockProvider, logger: any Logger
+        ) -> any Datastore<ResourceKey, Representation> {
+            guard let shared else {
+                guard let disk else { return memory }
+                return TwoLevelDatastore(l1: memory, l2: disk, logger: logger)
+            }
+            let redis = RedisDatastore<ResourceKey, Representation>(
+                repository: name, shared: shared, clock: clock,
+                retention: max(policy.staleWhileRevalidate, policy.staleIfError))
+            guard let disk else { return TwoLevelDatastore(l1: memory, l2: redis, logger: logger) }
+            return TwoLevelDatastore(l1: memory, l2: TwoLevelDatastore(l1: disk, l2: redis, logger: logger), logger: logger)
+        }
+
+        /// What another replica's announcement does here: the key leaves the local levels (never
+        /// the shared one), and its subscribers see the new state once: the stored entry, read
+        /// through from the shared level, or `.initialized` after a delete or purge.
+        private static func sharedTarget(
+            memory: MemoryDatastore<ResourceKey, Representation>, disk: FileDatastore<ResourceKey, Representation>?,
+            store: RepositoryStore<ResourceKey, Representation>
+        ) -> SharedCacheTarget {
+            SharedCacheTarget(
+                apply: { message in
+                    if message.operation == .purgedAll {
+                        await memory.deleteAll()
+                        try? await disk?.deleteAll()
+                        store.broadcasters.publishToAll(.initialized)
+                        return
+                    }
+                    guard let key = try? ResourceKey(decodingBytes: message.key) else { return }
+                    await memory.delete(key)
+                    try? await disk?.delete(key)
+                    guard message.operation == .stored else {
+                        store.broadcasters.publish(.initialized, for: key)
+                        return
+                    }
+                    guard store.broadcasters.subscriberCount(for: key) > 0,
+                        let entry = try? await store.datastore.get(key)
+                    else { return }
+                    store.broadcasters.publish(.loaded(entry.value, origin: .cache, at: entry.storedAt), for: key)
+                },
+                flush: {
+                    await memory.deleteAll()
+                    try? await disk?.deleteAll()
+                })
+        }
+
+        /// The outbox of `name`, journaled in `<folder>/<name>.writes/journal`; `nil` (logged) when
+        /// the journal cannot be opened: writes are then forwarded only.
+        private static func outbox(
+            _ name: String, settings: WriteQueueSettings, folder: URL, clock: any ClockProvider, logger: any Logger
+        ) -> WriteOutbox? {
+            let path = folder.appendingPathComponent("\(name).writes", isDirectory: true)
+                .appendingPathComponent("journal").path
+            do {
+                return try WriteOutbox(repository: name, path: path, settings: settings, clock: clock, logger: logger)
+            } catch {
+                logger.log(.error, "outbox_unavailable", ["repository": .string(name), "path": .string(path)])
+                return nil
+            }
         }
 
         private static func makeService(

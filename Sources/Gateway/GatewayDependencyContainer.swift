@@ -33,11 +33,19 @@ public final class GatewayDependencyContainer: Sendable {
     let events: EventFanOut
     /// The bytes held for upstream answers still arriving, when the transport counts them.
     public let inFlightBodies: HTTPBodyBudget?
+    /// The level shared with the other replicas (`cache.shared.redis`), or `nil`.
+    public let sharedCache: SharedCache?
 
     let factories: [String: RepositoryFactory<ResourceKey, Representation>]
     let memoryLevels: [String: MemoryDatastore<ResourceKey, Representation>]
     let diskLevels: [String: FileDatastore<ResourceKey, Representation>]
     let stores: [String: RepositoryStore<ResourceKey, Representation>]
+    /// The `Idempotency-Key` ledger of each read-write repository (on disk beside its cache folder,
+    /// `<disk>/<name>.idempotency`, when the cache has a disk level).
+    let ledgers: [String: IdempotencyLedger]
+    /// The durable outbox of each repository with `writes.queue` (`<disk>/<name>.writes/journal`),
+    /// delivering from construction on.
+    let outboxes: [String: WriteOutbox]
     /// Repositories whose disk folder could not be opened, with the reason; they run memory-only.
     public let diskProblems: [String: String]
     /// The repositories taken over unchanged from the container this one replaced.
@@ -58,7 +66,8 @@ public final class GatewayDependencyContainer: Sendable {
     ///   - previous: The container this one replaces (a configuration reload): its metrics,
     ///     readiness and event fan-out carry on, and each repository whose settings and service are
     ///     unchanged keeps its store (cached entries, subscribers, fetches in flight) and its levels.
-    /// - Throws: ``ConfigurationError`` when a service has no base URL or a template does not parse.
+    /// - Throws: ``ConfigurationError`` when a service has no base URL, a template does not parse
+    ///   or the shared cache's settings cannot be used.
     public init(
         configuration: GatewayConfiguration, baseURLs: [String: URL], embeddedDemo: EmbeddedDemo? = nil,
         clock: any ClockProvider, logger: any Logger, transport: any Transport, inFlightBodies: HTTPBodyBudget? = nil,
@@ -86,7 +95,10 @@ public final class GatewayDependencyContainer: Sendable {
         let credentials = Self.makeCredentials(
             configuration, previous: previous, clock: clock, logger: logger, transport: transport, metrics: metrics)
         self.credentials = credentials
-        var parts = Parts()
+        let sharedCache = try Self.makeSharedCache(
+            configuration, previous: previous, logger: logger, metrics: metrics, readiness: readiness)
+        self.sharedCache = sharedCache
+        var parts = Parts(sharedCache: sharedCache)
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {
                 parts.take(name, from: previous)
@@ -97,6 +109,7 @@ public final class GatewayDependencyContainer: Sendable {
             }
         }
         for route in previous?.routes ?? [] where !parts.kept.contains(route.name) {
+            if configuration.repositories[route.name] == nil { sharedCache?.forget(route.name) }
             metrics.forgetRepository(route.name)
             readiness.forgetDisk(repository: route.name)
         }
@@ -109,8 +122,46 @@ public final class GatewayDependencyContainer: Sendable {
         self.diskLevels = parts.diskLevels
         self.diskProblems = parts.diskProblems
         self.stores = parts.stores
+        self.ledgers = parts.ledgers
+        self.outboxes = parts.outboxes
         self.keptRepositories = parts.kept
         startCredentials()
+        for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox {
+            outbox.stop()
+            readiness.forgetWriteQueue(repository: name)
+        }
+        startOutboxes()
+        sharedCache?.start()
+    }
+
+    /// The shared level of `previous` when it has one (it outlives reloads; changing its settings
+    /// needs a restart), else a new one when the configuration asks for it.
+    private static func makeSharedCache(
+        _ configuration: GatewayConfiguration, previous: GatewayDependencyContainer?, logger: any Logger,
+        metrics: GatewayMetrics, readiness: Readiness
+    ) throws(ConfigurationError) -> SharedCache? {
+        if let kept = previous?.sharedCache { return kept }
+        guard let settings = configuration.cache.shared?.redis else { return nil }
+        let shared = try SharedCache(settings: settings, logger: logger)
+        metrics.sharedCache.observe { shared.statistics }
+        readiness.observeSharedCache { shared.statistics }
+        return shared
+    }
+
+    /// Starts (or hands the current repository to) the delivery loop of every outbox.
+    private func startOutboxes() {
+        for (name, outbox) in outboxes {
+            guard let factory = factories[name] else { continue }
+            let delivery = WriteDelivery(outbox: outbox, metrics: metrics.writes) { factory.makeRepository() }
+            metrics.writes.observe(outbox)
+            readiness.observeWriteQueue(outbox)
+            outbox.run { await delivery.deliver($0) }
+        }
+    }
+
+    /// Stops every outbox's delivery loop (on shutdown).
+    func stopOutboxes() {
+        for outbox in outboxes.values { outbox.stop() }
     }
 
     /// `true` when the repository `name` of this container can serve `configuration` as it is:

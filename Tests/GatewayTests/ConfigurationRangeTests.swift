@@ -1,4 +1,5 @@
 import Foundation
+import RDSTesting
 import Testing
 
 @testable import Gateway
@@ -37,6 +38,8 @@ struct ConfigurationRangeTests {
         (file(server: #"{"limits": {"maxBodyBytes": 4294967296}}"#), "server.limits.maxBodyBytes"),
         (file(repository: #", "staleIfError": 1e12"#), "repositories.weather.staleIfError"),
         (file(repository: #", "fetchDeadline": 100000"#), "repositories.weather.fetchDeadline"),
+        (file(repository: #", "writes": {"idempotencyRetention": 0}"#), "repositories.weather.writes.idempotencyRetention"),
+        (file(repository: #", "writes": {"maxIdempotencyKeys": 0}"#), "repositories.weather.writes.maxIdempotencyKeys"),
         (file(repository: #", "maxTTL": 1e300"#), "repositories.weather.maxTTL"),
     ])
     func load_Throws_WhenValueIsOutOfRange(text: String, keyPath: String) throws {

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import HTTP1
 import RDS
+import Sockets
 import Testing
 
 /// ``HTTPService`` over real transports and real sockets (an upstream on 127.0.0.1, port 0).

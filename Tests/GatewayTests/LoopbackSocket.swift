@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Sockets
 
 /// Blocking TCP sockets on 127.0.0.1, port 0, for the test peers written with plain Glibc calls.
 enum LoopbackSocket {

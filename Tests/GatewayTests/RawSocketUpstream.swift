@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Sockets
 import Synchronization
 
 /// A tiny blocking HTTP/1.1 upstream on 127.0.0.1, port 0, for transport tests that need bytes no

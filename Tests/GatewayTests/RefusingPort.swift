@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Sockets
 
 /// A loopback port where nothing listens and nothing else can start listening while this value
 /// lives: a TCP socket bound to 127.0.0.1, port 0, without `SO_REUSEADDR` and never listening.

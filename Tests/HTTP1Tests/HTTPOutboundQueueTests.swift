@@ -1,4 +1,5 @@
 import Glibc
+import Sockets
 import Testing
 
 @testable import HTTP1

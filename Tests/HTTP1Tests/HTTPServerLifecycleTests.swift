@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Sockets
 import Testing
 
 @testable import HTTP1

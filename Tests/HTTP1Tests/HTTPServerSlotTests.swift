@@ -1,3 +1,4 @@
+import Sockets
 import Testing
 
 @testable import HTTP1

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP1
 import RDS
+import Sockets
 
 /// The composition root: the only place that builds providers, datastores, services and servers
 /// from the configuration. Tests call it with an in-memory configuration and port 0.
@@ -132,9 +133,12 @@ public enum Bootstrap {
         }
     }
 
-    /// Stops what the container started besides the gateway's server (token refreshers, the embedded demo).
+    /// Stops what the container started besides the gateway's server (token refreshers, the
+    /// shared cache's stream reader, the embedded demo).
     public static func shutdown(container: GatewayDependencyContainer) async {
         container.retireCredentials()
+        container.sharedCache?.stop()
+        container.stopOutboxes()
         await container.embeddedDemo?.server.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -58,7 +58,8 @@ enum DefaultConfiguration {
               "methods": ["GET", "HEAD", "PUT", "PATCH", "DELETE"],
               "policy": "network-first",
               "defaultTTL": 30,
-              "staleIfError": 300
+              "staleIfError": 300,
+              "writes": { "queue": { "maxPending": 1000, "maxAge": 3600 } }
             }
           }
         }

@@ -79,6 +79,23 @@ extension ConfigurationValidator {
             try requireNonNegative(value, "\(path).\(key)", max: Self.maxLifetime)
         }
         try requirePositive(repository.fetchDeadline, path + ".fetchDeadline")
+        try requirePositive(
+            repository.writes.idempotencyRetention, path + ".writes.idempotencyRetention", max: Self.maxLifetime)
+        if let queue = repository.writes.queue {
+            let queuePath = path + ".writes.queue"
+            guard repository.isReadWrite else { throw fail(queuePath, "needs a write method among the methods") }
+            for (value, key) in [(queue.maxPending, "maxPending"), (queue.parallelKeys, "parallelKeys")] where value < 1 {
+                throw fail("\(queuePath).\(key)", "expected a number above 0, found \(value)")
+            }
+            try requirePositive(queue.maxAge, queuePath + ".maxAge", max: Self.maxLifetime)
+            try requirePositive(queue.retryBase, queuePath + ".retryBase")
+            try requirePositive(queue.retryMax, queuePath + ".retryMax")
+        }
+        guard repository.writes.maxIdempotencyKeys > 0 else {
+            throw fail(
+                path + ".writes.maxIdempotencyKeys",
+                "expected a number above 0, found \(repository.writes.maxIdempotencyKeys)")
+        }
         guard repository.minTTL <= repository.maxTTL else {
             throw fail(path + ".maxTTL", "expected at least minTTL (\(repository.minTTL)), found \(repository.maxTTL)")
         }

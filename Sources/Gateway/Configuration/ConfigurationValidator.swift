@@ -1,4 +1,5 @@
 import Foundation
+import Redis
 
 /// Checks what decoding cannot: numbers in range, URLs, templates, service references and route
 /// collisions. Throws the first problem found, in a stable order (server, cache, services,
@@ -22,6 +23,9 @@ struct ConfigurationValidator {
         for name in configuration.repositoryNames {
             if let repository = configuration.repositories[name] {
                 try validateRepository(repository, name: name, services: configuration.services)
+                if repository.writes.queue != nil, configuration.cache.disk == nil {
+                    throw fail("repositories.\(name).writes.queue", "needs cache.disk: the outbox journal is a file")
+                }
             }
         }
         try validateRouteCollisions(configuration.repositories)
@@ -98,6 +102,30 @@ struct ConfigurationValidator {
             try requireCount(bound, in: 1...Self.maxCacheBytes, "cache.disk.maxBytes")
         }
         try requireCount(cache.inFlightBodyBytes, in: 1_048_576...(1 << 40), "cache.inFlightBodyBytes")
+        if let redis = cache.shared?.redis { try validateRedis(redis, path: "cache.shared.redis") }
+    }
+
+    private func validateRedis(_ redis: RedisSettings, path: String) throws(ConfigurationError) {
+        let configuration: RedisConfiguration
+        do {
+            configuration = try RedisConfiguration(url: redis.url)
+        } catch {
+            throw fail(path + ".url", error.message)
+        }
+        guard configuration.password == nil else {
+            throw fail(path + ".url", "expected no password in the URL; use \"password\": {\"env\": …} or {\"file\": …}")
+        }
+        guard !redis.prefix.isEmpty, redis.prefix.count <= 64, !redis.prefix.contains(where: \.isWhitespace) else {
+            throw fail(path + ".prefix", "expected 1 to 64 characters without spaces, e.g. \"rds:\"")
+        }
+        if let username = redis.username, username.isEmpty {
+            throw fail(path + ".username", "expected an ACL user name, or no username key for the default user")
+        }
+        try requirePositive(redis.connectTimeout, path + ".connectTimeout", max: 60)
+        try requirePositive(redis.commandTimeout, path + ".commandTimeout", max: 60)
+        try requireCount(redis.poolSize, in: 1...64, path + ".poolSize")
+        try requireCount(redis.streamMaxLength, in: 100...10_000_000, path + ".streamMaxLength")
+        try requirePositive(redis.lease, path + ".lease", max: 600)
     }
 
     private func validateService(_ service: ServiceSettings, path: String) throws(ConfigurationError) {

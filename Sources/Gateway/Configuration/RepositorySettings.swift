@@ -46,6 +46,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     /// The heuristic lifetime (RFC 9111 §4.2.2) as a fraction of the time since `Last-Modified`
     /// for answers without explicit freshness, e.g. `0.1`; off (`defaultTTL` applies) when `nil`.
     public var heuristicFraction: Double?
+    /// How writes are handled: idempotency keys and their retention.
+    public var writes: WriteSettings
 
     /// Creates repository settings.
     public init(
@@ -55,7 +57,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         refreshAhead: Double? = nil, fetchDeadline: TimeInterval = 30, warmUp: [String] = [],
         cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = [],
         downstreamCacheControl: String? = nil, upstreamErrors: UpstreamErrorMode = .problem,
-        targetedCacheControl: String = "CDN-Cache-Control", heuristicFraction: Double? = nil
+        targetedCacheControl: String = "CDN-Cache-Control", heuristicFraction: Double? = nil,
+        writes: WriteSettings = WriteSettings()
     ) {
         self.route = route
         self.service = service
@@ -76,12 +79,13 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         self.upstreamErrors = upstreamErrors
         self.targetedCacheControl = targetedCacheControl
         self.heuristicFraction = heuristicFraction
+        self.writes = writes
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case route, service, upstreamPath, methods, policy, minTTL, maxTTL, defaultTTL, staleWhileRevalidate
         case staleIfError, refreshAhead, fetchDeadline, warmUp, cacheKey, forwardHeaders
-        case downstreamCacheControl, upstreamErrors, targetedCacheControl, heuristicFraction
+        case downstreamCacheControl, upstreamErrors, targetedCacheControl, heuristicFraction, writes
     }
 
     /// Decodes the settings, rejecting unknown keys.
@@ -124,6 +128,7 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         targetedCacheControl =
             try container.decodeIfPresent(String.self, forKey: .targetedCacheControl) ?? defaults.targetedCacheControl
         heuristicFraction = try container.decodeIfPresent(Double.self, forKey: .heuristicFraction)
+        writes = try container.decodeIfPresent(WriteSettings.self, forKey: .writes) ?? defaults.writes
     }
 
     /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.

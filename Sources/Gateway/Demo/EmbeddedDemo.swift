@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import Sockets
 
 /// The demo upstream running in the gateway's process on a loopback port: what a service with
 /// `baseURL: "embedded:demo"` talks to.

@@ -16,6 +16,10 @@ public final class GatewayMetrics: Sendable {
     public let requestsInFlight: Gauge
     /// Token requests, token ages and 401 retries.
     public let auth: AuthMetrics
+    /// The shared (Redis) level's state and events.
+    public let sharedCache: SharedCacheMetrics
+    /// The write and outbox metrics.
+    public let writes: WriteMetrics
     private let requests: MetricFamily<RequestLabels, Counter>
     private let requestDuration: MetricFamily<RouteLabels, Histogram>
     private let cacheLookups: MetricFamily<CacheLabels, Counter>
@@ -35,6 +39,8 @@ public final class GatewayMetrics: Sendable {
     public init(registry: MetricsRegistry = MetricsRegistry()) {
         self.registry = registry
         auth = AuthMetrics(registry: registry)
+        sharedCache = SharedCacheMetrics(registry: registry)
+        writes = WriteMetrics(registry: registry)
         requests = registry.counter(
             "rds_gateway_http_requests_total", help: "HTTP requests answered, by route template, method and status.",
             labels: RequestLabels.self)

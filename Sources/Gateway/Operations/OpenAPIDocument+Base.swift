@@ -159,7 +159,7 @@ extension OpenAPIDocument {
                   "400": {"$ref": "#/components/responses/Problem"},
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "403": {"$ref": "#/components/responses/Forbidden"},
-                  "404": {"$ref": "#/components/responses/Problem"},
+                  "404": {"description": "No such repository (Problem Details), or the upstream's own 404 for the resource.", "content": {"*/*": {}}},
                   "default": {"$ref": "#/components/responses/UpstreamAnswer"}
                 }
               }
@@ -183,6 +183,64 @@ extension OpenAPIDocument {
                   "500": {"$ref": "#/components/responses/Problem"}
                 }
               }
+            },
+            "/admin/repositories/{name}/writes": {
+              "get": {
+                "summary": "The repository's outbox: pending writes and dead letters, oldest first",
+                "operationId": "listQueuedWrites",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "parameters": [{"$ref": "#/components/parameters/RepositoryName"}],
+                "responses": {
+                  "200": {"description": "The outbox.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/QueuedWrites"}}}},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/admin/repositories/{name}/writes/{id}": {
+              "parameters": [{"$ref": "#/components/parameters/RepositoryName"}, {"$ref": "#/components/parameters/WriteID"}],
+              "get": {
+                "summary": "One queued write (pending or dead letter)",
+                "operationId": "showQueuedWrite",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "responses": {
+                  "200": {"description": "The write.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/QueuedWrite"}}}},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/Problem"}
+                }
+              },
+              "delete": {
+                "summary": "Discard a pending write or a dead letter (it is never sent)",
+                "operationId": "discardQueuedWrite",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "responses": {
+                  "200": {"description": "Discarded.", "content": {"application/json": {"schema": {"type": "object", "required": ["repository", "discarded"], "properties": {"repository": {"type": "string"}, "discarded": {"type": "string"}}}}}},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/admin/repositories/{name}/writes/{id}/retry": {
+              "post": {
+                "summary": "Send a dead letter back to the queue, for delivery at once",
+                "operationId": "retryQueuedWrite",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "parameters": [{"$ref": "#/components/parameters/RepositoryName"}, {"$ref": "#/components/parameters/WriteID"}],
+                "responses": {
+                  "202": {"description": "Queued again.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/QueuedWrite"}}}},
+                  "400": {"$ref": "#/components/responses/Problem"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/Problem"}
+                }
+              }
             }
           },
           "components": {
@@ -191,7 +249,8 @@ extension OpenAPIDocument {
             },
             "parameters": {
               "RepositoryName": {"name": "name", "in": "path", "required": true, "description": "A repository's name.", "schema": {"type": "string"}},
-              "ResourcePath": {"name": "path", "in": "query", "required": true, "description": "The resource's path and query, as a client requests it (e.g. `/weather/paris`).", "schema": {"type": "string"}}
+              "ResourcePath": {"name": "path", "in": "query", "required": true, "description": "The resource's path and query, as a client requests it (e.g. `/weather/paris`).", "schema": {"type": "string"}},
+              "WriteID": {"name": "id", "in": "path", "required": true, "description": "A queued write's id, as its `Location` names it.", "schema": {"type": "string"}}
             },
             "responses": {
               "Problem": {"description": "Problem Details (RFC 9457) with the error chain.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
@@ -207,7 +266,7 @@ extension OpenAPIDocument {
               },
               "Readiness": {
                 "type": "object",
-                "required": ["ready", "warm_up", "disk_cache", "disk_levels", "upstreams"],
+                "required": ["ready", "warm_up", "disk_cache", "disk_levels", "shared_cache", "upstreams"],
                 "properties": {
                   "ready": {"type": "boolean"},
                   "warm_up": {"enum": ["running", "done", "failed"]},
@@ -215,7 +274,10 @@ extension OpenAPIDocument {
                   "disk_cache": {"enum": ["writable", "unwritable", "degraded", "none"]},
                   "disk_cache_error": {"type": "string"},
                   "disk_levels": {"type": "array", "items": {"type": "object", "required": ["repository", "status"], "properties": {"repository": {"type": "string"}, "status": {"enum": ["ok", "degraded", "unavailable"]}, "write_failures": {"type": "integer", "minimum": 0}}}},
-                  "upstreams": {"type": "array", "items": {"type": "object", "required": ["service", "status"], "properties": {"service": {"type": "string"}, "status": {"type": "string"}, "consecutive_failures": {"type": "integer", "minimum": 0}}}}
+                  "shared_cache": {"enum": ["ok", "degraded", "none"]},
+                  "shared_cache_error": {"type": "string"},
+                  "upstreams": {"type": "array", "items": {"type": "object", "required": ["service", "status"], "properties": {"service": {"type": "string"}, "status": {"type": "string"}, "consecutive_failures": {"type": "integer", "minimum": 0}}}},
+                  "write_queues": {"type": "array", "items": {"type": "object", "required": ["repository", "pending", "dead_letters", "oldest_pending_age_seconds"], "properties": {"repository": {"type": "string"}, "pending": {"type": "integer", "minimum": 0}, "dead_letters": {"type": "integer", "minimum": 0}, "oldest_pending_age_seconds": {"type": "integer", "minimum": 0}}}}
                 }
               },
               "ReloadReport": {
@@ -257,7 +319,9 @@ extension OpenAPIDocument {
                   "cached": {"oneOf": [{"$ref": "#/components/schemas/StoredValue"}, {"type": "null"}]},
                   "error": {"$ref": "#/components/schemas/ErrorLink"},
                   "variants": {"type": "array", "items": {"$ref": "#/components/schemas/ResourceState"}},
-                  "fields": {"type": "object", "additionalProperties": {"type": "string"}}
+                  "fields": {"type": "object", "additionalProperties": {"type": "string"}},
+                  "write": {"$ref": "#/components/schemas/WriteState"},
+                  "delete": {"$ref": "#/components/schemas/WriteState"}
                 }
               },
               "StoredValue": {
@@ -291,7 +355,44 @@ extension OpenAPIDocument {
                   "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
                   "detail": {"type": "string"}, "instance": {"type": ["string", "null"]}, "code": {"type": "string"},
                   "repository": {"type": ["string", "null"]},
-                  "inner": {"oneOf": [{"$ref": "#/components/schemas/ErrorLink"}, {"type": "null"}]}
+                  "inner": {"oneOf": [{"$ref": "#/components/schemas/ErrorLink"}, {"type": "null"}]},
+                  "element": {"$ref": "#/components/schemas/WrittenElement"}
+                }
+              },
+              "QueuedWrite": {
+                "type": "object",
+                "required": ["id", "kind", "path", "acceptedAt", "attempts", "status", "element", "location"],
+                "properties": {
+                  "id": {"type": "string"}, "kind": {"enum": ["write", "delete"]}, "path": {"type": "string"},
+                  "acceptedAt": {"type": "string"}, "attempts": {"type": "integer"}, "status": {"enum": ["pending", "dead", "queued"]},
+                  "element": {"$ref": "#/components/schemas/WrittenElement"}, "location": {"type": "string"},
+                  "nextAttemptAt": {"type": "string"}, "lastError": {"type": "string"}, "deadReason": {"type": "string"}
+                }
+              },
+              "QueuedWrites": {
+                "type": "object",
+                "required": ["repository", "queue", "writes"],
+                "properties": {
+                  "repository": {"type": "string"}, "queue": {"type": "boolean"}, "pending": {"type": "integer"},
+                  "dead": {"type": "integer"}, "writes": {"type": "array", "items": {"$ref": "#/components/schemas/QueuedWrite"}}
+                }
+              },
+              "WriteState": {
+                "type": "object",
+                "required": ["state"],
+                "properties": {
+                  "state": {"enum": ["initial", "processing", "succeeded", "failed"]},
+                  "since": {"type": "string"}, "queued": {"type": "boolean"}, "at": {"type": "string"}, "status": {"type": ["integer", "null"]},
+                  "element": {"oneOf": [{"$ref": "#/components/schemas/WrittenElement"}, {"type": "null"}]},
+                  "error": {"$ref": "#/components/schemas/ErrorLink"}
+                }
+              },
+              "WrittenElement": {
+                "type": "object",
+                "required": ["method", "size", "excerpt", "truncated"],
+                "properties": {
+                  "method": {"type": "string"}, "contentType": {"type": "string"}, "size": {"type": "integer"},
+                  "excerpt": {"type": "string"}, "truncated": {"type": "boolean"}, "idempotencyKey": {"type": "string"}
                 }
               },
               "ErrorLink": {

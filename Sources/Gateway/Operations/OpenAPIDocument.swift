@@ -90,10 +90,34 @@ enum OpenAPIDocument {
             operation["responses"] = ["default": ["description": "The GET answer's status and fields."]]
         case "DELETE":
             operation["summary"] = "Forwarded upstream; the cache and subscribers are updated once"
+            addIdempotency(to: &operation)
         default:
             operation["summary"] = "Forwarded upstream with its body; the cache and subscribers are updated once"
             operation["requestBody"] = ["required": false, "content": ["*/*": [:] as [String: Any]]]
+            addIdempotency(to: &operation)
         }
         return operation
+    }
+
+    /// A write's `Idempotency-Key` parameter and the answers it adds: 400 (malformed key), 409
+    /// (the same request in flight), 422 (the key used for another request), each Problem Details
+    /// from the gateway or the upstream's own answer with that status.
+    private static func addIdempotency(to operation: inout [String: Any]) {
+        operation["parameters"] = [
+            parameter(
+                "Idempotency-Key", in: "header",
+                "Makes a retried write safe: the first answer is remembered and replayed (draft-ietf-httpapi-idempotency-key-header).")
+        ]
+        var responses = operation["responses"] as? [String: Any] ?? [:]
+        for (status, meaning) in [
+            ("400", "the Idempotency-Key is malformed"), ("409", "a request with this Idempotency-Key is in flight"),
+            ("422", "the Idempotency-Key was used for a different request"),
+        ] {
+            responses[status] = [
+                "description": "Problem Details when \(meaning), or the upstream's own answer.",
+                "content": ["*/*": [:] as [String: Any]],
+            ]
+        }
+        operation["responses"] = responses
     }
 }

@@ -20,6 +20,8 @@ public final class Readiness: Sendable {
         var upstreams: [String: UpstreamHealth]
         var auth: [String: @Sendable () -> AuthStatus] = [:]
         var diskLevels: [String: @Sendable () -> DatastoreStatistics?] = [:]
+        var sharedCache: (@Sendable () -> SharedCacheStatistics)?
+        var writeQueues: [String: @Sendable () -> WriteQueueHealth] = [:]
         /// The keys the last warm-up could not load, at most ``Readiness/maxWarmUpFailures``.
         var warmUpFailures: [WarmUpFailure] = []
     }
@@ -103,6 +105,26 @@ public final class Readiness: Sendable {
         state.withLock { $0.diskLevels[repository] = statistics }
     }
 
+    /// Reads the shared cache's state at every report (it never makes the gateway unready).
+    public func observeSharedCache(_ statistics: @escaping @Sendable () -> SharedCacheStatistics) {
+        state.withLock { $0.sharedCache = statistics }
+    }
+
+    /// Reads the outbox of `repository` at every report, replacing an earlier reader.
+    func observeWriteQueue(_ outbox: WriteOutbox) {
+        let read: @Sendable () -> WriteQueueHealth = {
+            WriteQueueHealth(
+                repository: outbox.repository, pending: outbox.pendingCount, deadLetters: outbox.deadCount,
+                oldestPendingAgeSeconds: Int(outbox.oldestPendingAge))
+        }
+        state.withLock { $0.writeQueues[outbox.repository] = read }
+    }
+
+    /// Stops reading the outbox of `repository` (removed by a configuration reload).
+    func forgetWriteQueue(repository: String) {
+        state.withLock { _ = $0.writeQueues.removeValue(forKey: repository) }
+    }
+
     /// Stops reading the disk level of `repository` (removed by a configuration reload).
     public func forgetDisk(repository: String) {
         state.withLock { _ = $0.diskLevels.removeValue(forKey: repository) }
@@ -110,8 +132,9 @@ public final class Readiness: Sendable {
 
     /// Probes the disk cache and reads the disk levels (outside any lock) and reports.
     public func report() -> ReadinessReport {
-        let (warmingUp, recorded, observed, failures, auth) = state.withLock {
-            ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels, $0.warmUpFailures, $0.auth)
+        let (warmingUp, recorded, observed, failures, auth, shared, queues) = state.withLock {
+            ($0.warmUpsRunning > 0, $0.upstreams, $0.diskLevels, $0.warmUpFailures, $0.auth, $0.sharedCache?(),
+             $0.writeQueues)
         }
         let diskError = cacheDirectory.flatMap(Self.probeWritable)
         let diskLevels = observed.sorted { $0.key < $1.key }.map {
@@ -138,7 +161,10 @@ public final class Readiness: Sendable {
             diskCache: diskCache,
             diskCacheError: diskError,
             diskLevels: diskLevels,
-            upstreams: upstreams.values.sorted { $0.service < $1.service })
+            sharedCache: shared.map { $0.isDegraded ? "degraded" : "ok" } ?? "none",
+            sharedCacheError: shared?.isDegraded == true ? shared?.lastError : nil,
+            upstreams: upstreams.values.sorted { $0.service < $1.service },
+            writeQueues: queues.sorted { $0.key < $1.key }.map { $0.value() })
     }
 
     /// Creates, writes and removes a probe file in `directory` with POSIX calls (so `errno` is

@@ -15,8 +15,15 @@ public struct ReadinessReport: Sendable, Hashable, Encodable {
     public var diskCacheError: String?
     /// Each repository's disk level, by repository name; empty without a disk cache.
     public var diskLevels: [DiskLevelHealth]
+    /// `ok`, `degraded` (Redis unreachable, slow or its stream not read: the replica runs on its
+    /// own levels and stays ready) or `none` (no shared cache configured).
+    public var sharedCache: String = "none"
+    /// The shared cache's last error (code and message, no secrets) while degraded.
+    public var sharedCacheError: String? = nil
     /// Every upstream service's recent status, by name.
     public var upstreams: [UpstreamHealth]
+    /// Each outbox's depth and dead letters, by repository name; empty when no repository queues writes.
+    public var writeQueues: [WriteQueueHealth] = []
 
     /// 200 when ready, 503 when not.
     public var httpStatus: Int { ready ? 200 : 503 }

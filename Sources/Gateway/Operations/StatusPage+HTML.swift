@@ -38,8 +38,9 @@ extension StatusPage {
         <h2>Recent errors</h2>
         <table id="errors"><thead><tr><th>at</th><th>request</th><th>status</th><th>error chain</th></tr></thead>
           <tbody></tbody></table>
-        <p class="muted">Writes: the gateway forwards writes at once; it keeps no queue of pending or
-          dead-lettered writes.</p>
+        <h2>Queued writes</h2>
+        <table id="writes"><thead><tr><th>repository</th><th>write</th><th>status</th><th>attempts</th>
+          <th>next attempt or reason</th><th>last error</th></tr></thead><tbody></tbody></table>
         <script>
         "use strict";
         const followed = new Map();
@@ -137,6 +138,11 @@ extension StatusPage {
             }));
             fill("errors", errors.map(e => [cell(e.at), cell(e.method + " " + e.path, "mono"), cell(e.status),
               cell(e.error, "mono")]));
+            const outboxes = await Promise.all((ready.write_queues || [])
+              .map(q => json("/admin/repositories/" + encodeURIComponent(q.repository) + "/writes")));
+            fill("writes", outboxes.flatMap(o => o.writes.map(w => [cell(o.repository),
+              cell(w.element.method + " " + w.path + " #" + w.id, "mono"), cell(w.status, w.status === "dead" ? "failed" : "loading"),
+              cell(w.attempts), cell(w.deadReason || w.nextAttemptAt || ""), cell(w.lastError || "", "mono")])));
             const summary = document.getElementById("summary");
             summary.replaceChildren();
             for (const [label, value, cls] of [["ready", ready.ready ? "yes" : "no", ready.ready ? "ok" : "failed"],

@@ -1,8 +1,8 @@
 import HTTP1
 
 /// The live status page at `GET /admin/`: one HTML document with inline CSS and JavaScript, no
-/// external assets. It polls `/admin/repositories`, `/health/ready`, `/metrics` and
-/// `/admin/errors` every two seconds and follows resource states with `EventSource` (each
+/// external assets. It polls `/admin/repositories`, `/health/ready`, `/metrics`, `/admin/errors`
+/// and the outbox of each repository that queues writes (pending and dead-lettered) every two seconds and follows resource states with `EventSource` (each
 /// repository's warm-up paths, every `?follow=` path of its own URL, and paths typed in).
 enum StatusPage {
     /// The page, never cached.

@@ -15,10 +15,13 @@ enum AdminEndpoint: Hashable, Sendable {
     case repositories
     /// `/admin/repositories/{name}/<action>`: one repository's resources.
     case resource(AdminResourceAction)
+    /// `/admin/repositories/{name}/writes…`: one repository's outbox.
+    case queuedWrites(QueuedWriteAction)
 
     /// Every admin endpoint.
     static let all: [AdminEndpoint] =
         [.statusPage, .errors, .reload, .openAPI, .repositories] + AdminResourceAction.allCases.map(resource)
+        + QueuedWriteAction.allCases.map(queuedWrites)
 
     /// The one method the endpoint answers.
     var method: HTTPMethod {
@@ -26,10 +29,11 @@ enum AdminEndpoint: Hashable, Sendable {
         case .reload: .post
         case .statusPage, .errors, .openAPI, .repositories: .get
         case .resource(let action): action.method
+        case .queuedWrites(let action): action.method
         }
     }
 
-    /// The path template, `{name}` standing for a repository name.
+    /// The path template, `{name}` standing for a repository name, `{id}` for a queued write's id.
     var template: String {
         switch self {
         case .statusPage: "/admin/"
@@ -38,23 +42,27 @@ enum AdminEndpoint: Hashable, Sendable {
         case .openAPI: "/admin/openapi.json"
         case .repositories: "/admin/repositories"
         case .resource(let action): "/admin/repositories/{name}/\(action.rawValue)"
+        case .queuedWrites(let action): "/admin/repositories/{name}" + action.suffix
         }
     }
 
-    /// The endpoint whose template `path` fits, with the repository name it holds; `nil` for none.
-    static func match(_ path: Substring) -> (endpoint: AdminEndpoint, name: Substring?)? {
+    /// The endpoints whose template `path` fits (several when they differ by method only), each
+    /// with the values of its `{…}` segments; empty for none.
+    static func match(_ path: Substring) -> [(endpoint: AdminEndpoint, captures: [String: Substring])] {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        for endpoint in all {
+        return all.compactMap { endpoint in
             let pattern = endpoint.template.split(separator: "/", omittingEmptySubsequences: false)
-            guard pattern.count == parts.count else { continue }
-            var name: Substring?
-            let fits = zip(pattern, parts).allSatisfy { expected, actual in
-                guard expected == "{name}" else { return expected == actual }
-                name = actual
-                return !actual.isEmpty
+            guard pattern.count == parts.count else { return nil }
+            var captures: [String: Substring] = [:]
+            for (expected, actual) in zip(pattern, parts) {
+                if expected.hasPrefix("{") {
+                    guard !actual.isEmpty else { return nil }
+                    captures[String(expected.dropFirst().dropLast())] = actual
+                } else if expected != actual {
+                    return nil
+                }
             }
-            if fits { return (endpoint, name) }
+            return (endpoint, captures)
         }
-        return nil
     }
 }

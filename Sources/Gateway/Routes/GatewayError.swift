@@ -25,16 +25,25 @@ public enum GatewayErrorKind: String, Sendable {
     case reloadFailed = "reload_failed"
     /// The client said `only-if-cached` and nothing usable is stored (504, RFC 9111 §5.2.1.7).
     case notCached = "not_cached"
+    /// A write with this `Idempotency-Key` and the same request is still being processed (409).
+    case idempotencyInFlight = "idempotency_key_in_flight"
+    /// An `Idempotency-Key` already used for a different request (422).
+    case idempotencyMismatch = "idempotency_key_mismatch"
+    /// The resource has a delete queued in the outbox (404).
+    case pendingDelete = "pending_delete"
+    /// No queued write by that id (404).
+    case writeNotFound = "write_not_found"
 
     /// The HTTP status answered for this kind.
     public var status: Int {
         switch self {
-        case .routeNotFound, .repositoryNotFound: 404
+        case .routeNotFound, .repositoryNotFound, .pendingDelete, .writeNotFound: 404
         case .methodNotAllowed: 405
         case .pathTraversal, .badRequest: 400
         case .unauthorized: 401
         case .forbidden, .demoForbidden: 403
-        case .reloadFailed: 422
+        case .idempotencyInFlight: 409
+        case .reloadFailed, .idempotencyMismatch: 422
         case .notCached: 504
         }
     }

@@ -11,13 +11,15 @@ extension GatewayRouter {
             if refusal.kind == .unauthorized { headers["WWW-Authenticate"] = #"Bearer realm="rds-gateway""# }
             return ProblemResponse.make(refusal, path: path, headers: headers)
         }
-        guard let (endpoint, name) = AdminEndpoint.match(path) else {
+        let matches = AdminEndpoint.match(path)
+        guard !matches.isEmpty else {
             return refuse(.routeNotFound, "No admin endpoint \(path)", path: path)
         }
-        guard request.method == endpoint.method else {
-            let method = endpoint.method.rawValue
-            return refuse(.methodNotAllowed, "\(method) only", path: path, allow: method)
+        guard let (endpoint, captures) = matches.first(where: { $0.endpoint.method == request.method }) else {
+            let methods = matches.map(\.endpoint.method.rawValue).joined(separator: ", ")
+            return refuse(.methodNotAllowed, "\(methods) only", path: path, allow: methods)
         }
+        let name = captures["name"]
         switch endpoint {
         case .statusPage: return StatusPage.response
         case .errors: return JSONResponse.make(container.recentProblems.jsonObjects)
@@ -26,6 +28,8 @@ extension GatewayRouter {
         case .repositories: return JSONResponse.make(container.routes.map(describe))
         case .resource(let action):
             return await repositoryAdmin(action, name: String(name ?? ""), request: request)
+        case .queuedWrites(let action):
+            return await queuedWritesAdmin(action, name: String(name ?? ""), id: captures["id"], path: path)
         }
     }
 
@@ -47,6 +51,9 @@ extension GatewayRouter {
             guard let key else { return refuse(.badRequest, "state needs ?path=", path: path) }
             var object = ResourceStateJSON.object(repository.state(of: key))
             object["key"] = key.description
+            for kind in WriteKind.allCases {
+                object[kind.rawValue] = WriteStateJSON.object(repository.writeState(kind, of: key))
+            }
             let variants = route.variants.variants(of: key).filter { $0 != key }
             if !variants.isEmpty {
                 object["variants"] = Self.sortedForDisplay(variants).map { variant in

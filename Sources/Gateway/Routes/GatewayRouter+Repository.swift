@@ -21,6 +21,9 @@ extension GatewayRouter {
         case .get where Self.wantsEvents(request):
             return events(of: key, in: repository)
         case .get, .head:
+            if let pending = container.outboxes[route.name]?.newestPending(for: key) {
+                return pendingAnswer(pending, path: path, repository: route.name)
+            }
             return await read(request, key: key, in: repository, route: route)
         default:
             return await write(request, key: key, in: repository, route: route)
@@ -72,46 +75,23 @@ extension GatewayRouter {
     }
 
     /// The answer when the repository failed: the upstream's own 5xx answer when the repository
-    /// says `upstreamErrors: "passthrough"` (and one was received), else Problem Details.
-    private func failure(_ error: any Error, path: Substring, route: RepositoryRoute, forward: String) -> HTTPResponse {
+    /// says `upstreamErrors: "passthrough"` (and one was received), else Problem Details (naming
+    /// the `element` a failed write tried to write).
+    func failure(
+        _ error: any Error, path: Substring, route: RepositoryRoute, forward: String, element: WrittenElement? = nil
+    ) -> HTTPResponse {
         if route.settings.upstreamErrors == .passthrough, let reply = UpstreamReply.find(in: error) {
             return RepositoryResponse.uncached(reply.representation, forward: forward, stored: false)
         }
-        return ProblemResponse.make(error, path: path, repository: route.name)
-    }
-
-    /// Forwards `PUT`/`PATCH`/`POST`/`DELETE`; the repository updates the cache and its subscribers.
-    private func write(
-        _ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>,
-        route: RepositoryRoute
-    ) async -> HTTPResponse {
-        do {
-            let result: WriteResult<Representation>
-            if request.method == .delete {
-                result = try await repository.delete(key)
-            } else {
-                let value = Representation.write(
-                    request.method, body: request.body, contentType: request.headers["Content-Type"])
-                result = try await repository.save(value, for: key)
-            }
-            guard let reply = result.reply else { return HTTPResponse(status: 204, headers: ["X-Cache": "BYPASS"]) }
-            // RFC 9111 §4.4: the same-origin `Location`/`Content-Location` targets, and every known
-            // variant of them and of the written resource, besides the entry the write itself updated.
-            let named = (repository.service as? HTTPService)?.invalidated(by: reply, writing: key) ?? []
-            for target in named + ([key] + named).flatMap(route.variants.variants(of:)) where target != key {
-                try? await repository.purge(target)
-            }
-            return RepositoryResponse.uncached(reply, forward: "fwd=request", stored: result.stored != nil)
-        } catch {
-            return failure(error, path: request.path, route: route, forward: "fwd=request")
-        }
+        return ProblemResponse.make(error, path: path, repository: route.name, element: element)
     }
 
     /// Server-Sent Events of the states of `key`: the current state first, then each change,
     /// until the client goes away, with a heartbeat comment while nothing changes. Each state is
     /// rendered once for all subscribers; a slow one skips to the newest (see ``EventFanOut``).
     func events(of key: ResourceKey, in repository: Repository<ResourceKey, Representation>) -> HTTPResponse {
-        let body = container.events.subscribe(to: key) { repository.states(of: key) }
+        let body = container.events.subscribe(
+            to: key, states: { repository.states(of: key) }, writes: { repository.writeEvents(of: key) })
         let headers: HTTPHeaders = [
             "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
         ]

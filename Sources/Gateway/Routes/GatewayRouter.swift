@@ -43,6 +43,7 @@ public struct GatewayRouter: HTTPHandler {
             let repository = container.makeRepository(named: route.name)
         else { return nil }
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
+        if let outbox = container.outboxes[route.name], outbox.hasPending(key) { return nil }
         guard let answer = repository.cachedAnswer(for: key),
             route.variants.rekeyed(key, for: answer.value.headers) == nil
         else { return nil }

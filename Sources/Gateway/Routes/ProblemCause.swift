@@ -50,6 +50,7 @@ struct ProblemCause: Sendable {
             let status = link.details["status"].flatMap(Int.init).flatMap { (400...499).contains($0) ? $0 : nil }
             return (status ?? 502, "Upstream rejected the request")
         case "cancelled": return (503, "Request cancelled")
+        case "outbox_full": return (503, "Write queue full")
         default: return nil
         }
     }
@@ -61,6 +62,8 @@ struct ProblemCause: Sendable {
         case 403: "Forbidden"
         case 404: "Not found"
         case 405: "Method not allowed"
+        case 409: "Conflict"
+        case 422: "Unprocessable content"
         default: "Error"
         }
     }

@@ -32,6 +32,8 @@ public struct ProblemDetails: Encodable, Sendable {
     public let repository: String?
     /// The whole chain, outermost link first.
     public let inner: NestedErrorLink?
+    /// For a failed write: what it tried to write.
+    var element: WrittenElement?
 
     /// Builds the problem for `error`; its status, title, code and detail come from the cause.
     /// - Parameters:

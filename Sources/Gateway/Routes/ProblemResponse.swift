@@ -4,13 +4,15 @@ import RDS
 /// Turns errors into `application/problem+json` responses, with the status chosen by cause.
 enum ProblemResponse {
     /// The problem response for `error` on `path`, as ``ProblemAudience/current`` may see it; the
-    /// whole chain goes to the request's log line (``ProblemLog``).
-    static func make(_ error: any Error, path: Substring, repository: String? = nil, headers: HTTPHeaders = [:])
-        -> HTTPResponse
-    {
+    /// whole chain goes to the request's log line (``ProblemLog``). A failed write names its `element`.
+    static func make(
+        _ error: any Error, path: Substring, repository: String? = nil, headers: HTTPHeaders = [:],
+        element: WrittenElement? = nil
+    ) -> HTTPResponse {
         ProblemLog.current?.record(ErrorChain(error))
-        let problem = ProblemDetails(
+        var problem = ProblemDetails(
             error: error, instance: String(path), repository: repository, audience: ProblemAudience.current)
+        problem.element = element
         var headers = headers
         headers["Content-Type"] = "application/problem+json"
         headers["Cache-Control"] = "no-store"

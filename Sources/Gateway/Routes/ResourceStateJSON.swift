@@ -64,7 +64,8 @@ enum ResourceStateJSON {
         return object
     }
 
-    private static func chain(_ error: any Error) -> Any {
+    /// The error chain as nested JSON objects, outermost first.
+    static func chain(_ error: any Error) -> Any {
         ErrorChain(error).links.reversed().reduce(NSNull() as Any) { inner, link in
             var object: [String: Any] = ["code": link.code, "message": link.message, "inner": inner]
             if !link.details.isEmpty { object["details"] = link.details }

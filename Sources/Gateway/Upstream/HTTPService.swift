@@ -16,7 +16,8 @@ import RDS
 ///   help, the call (a write too: the upstream refused it before acting) is sent once more with
 ///   fresh credentials, and a second 401 is the upstream's answer.
 /// - Writes: ``save(_:for:)`` forwards the representation's ``Representation/method`` (`PUT` when
-///   `nil`), body and `Content-Type`; ``delete(_:)`` sends `DELETE`. The reply is the upstream's
+///   `nil`), body, `Content-Type` and `Idempotency-Key`; ``delete(_:carrying:)`` sends `DELETE`
+///   (with the element's `Idempotency-Key`). The reply is the upstream's
 ///   answer; it is also what the cache keeps when the upstream answered 200 or 201 with a body that
 ///   may be stored (for `POST` only when its `Content-Location` is the key's own path); otherwise
 ///   the key is dropped, since an unsafe method invalidates what was stored (RFC 9111 §4.4).
@@ -123,6 +124,7 @@ public struct HTTPService: Service {
         let method = value.method ?? .put
         var headers = HTTPHeaders()
         if let contentType = value.contentType { headers["Content-Type"] = contentType }
+        if let key = value.headers["Idempotency-Key"] { headers["Idempotency-Key"] = key }
         let exchange = try await perform(method, key: key, extraHeaders: headers, body: value.body)
         return WriteResult(reply: exchange.representation, stored: stored(from: exchange, method: method))
     }
@@ -130,7 +132,17 @@ public struct HTTPService: Service {
     /// Forwards a `DELETE`; the key is dropped from the cache.
     /// - Throws: ``ServiceError``, or `CancellationError` when the task was cancelled.
     public func delete(_ key: ResourceKey) async throws -> WriteResult<Representation> {
-        let exchange = try await perform(.delete, key: key, extraHeaders: [:])
+        try await delete(key, carrying: nil)
+    }
+
+    /// Forwards a `DELETE` with the `Idempotency-Key` of `element`, if any; the key is dropped from the cache.
+    /// - Throws: ``ServiceError``, or `CancellationError` when the task was cancelled.
+    public func delete(_ key: ResourceKey, carrying element: Representation?) async throws
+        -> WriteResult<Representation>
+    {
+        var headers = HTTPHeaders()
+        if let idempotencyKey = element?.headers["Idempotency-Key"] { headers["Idempotency-Key"] = idempotencyKey }
+        let exchange = try await perform(.delete, key: key, extraHeaders: headers)
         return WriteResult(reply: exchange.representation, stored: nil)
     }
 

@@ -50,10 +50,15 @@ public struct Representation: Sendable, Hashable {
         self.method = method
     }
 
-    /// A write to forward with ``HTTPService/save(_:for:)``: `method` with `body` and its `contentType`.
-    public static func write(_ method: HTTPMethod, body: [UInt8], contentType: String?) -> Representation {
+    /// A write to forward with ``HTTPService/save(_:for:)`` (or, for `DELETE`, with
+    /// ``HTTPService/delete(_:carrying:)``): `method` with `body`, its `contentType` and the
+    /// client's `Idempotency-Key`, if any.
+    public static func write(
+        _ method: HTTPMethod, body: [UInt8], contentType: String?, idempotencyKey: String? = nil
+    ) -> Representation {
         var headers = HTTPHeaders()
         if let contentType { headers["Content-Type"] = contentType }
+        if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
         return Representation(status: 0, headers: headers, body: body, method: method)
     }
 

@@ -1,3 +1,4 @@
+import Sockets
 import Synchronization
 
 /// An HTTP/1.1 client for `http://` upstreams: non-blocking sockets on the HTTP1 event loops,

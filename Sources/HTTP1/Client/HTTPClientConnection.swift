@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Sockets
 import Synchronization
 
 /// One client connection to an upstream, doing its I/O on an event loop: non-blocking socket,

@@ -1,3 +1,5 @@
+import Sockets
+
 /// Why `HTTPClient.send` failed. Messages name the endpoint (`host:port`), never the target or
 /// header values, which may hold API keys.
 public struct HTTPClientError: Error, Sendable, CustomStringConvertible {

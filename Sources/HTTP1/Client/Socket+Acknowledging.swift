@@ -1,4 +1,5 @@
 import Glibc
+import Sockets
 
 extension Socket {
     /// Sends the ACK for what was just read now instead of delaying it (`TCP_QUICKACK`), and

@@ -1,4 +1,5 @@
 import Glibc
+import Sockets
 import Synchronization
 
 /// One event loop: a dedicated thread blocked in `epoll_wait` that runs every read, write and

@@ -1,3 +1,4 @@
+import Sockets
 import Synchronization
 
 /// The server's fixed set of event loops; new connections go to them round robin.

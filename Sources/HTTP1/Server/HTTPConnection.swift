@@ -1,3 +1,5 @@
+import Sockets
+
 /// One client connection: reads bytes, drives the parser and `HTTPConnectionStateMachine`,
 /// calls the handler, writes responses in request order.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import Sockets
 
 /// Drives real `HTTPConnection`s over socket pairs with chosen read boundaries: each part of the
 /// input is sent only once the server has read everything before it, so the connection sees

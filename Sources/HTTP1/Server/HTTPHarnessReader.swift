@@ -1,4 +1,5 @@
 import Glibc
+import Sockets
 
 /// The client end of an `HTTPConnectionHarness` connection: blocking sends, and reads of whole
 /// answers (parsed by `HTTPResponseParser`) that give up after a timeout.

@@ -1,4 +1,5 @@
 import Glibc
+import Sockets
 
 /// The bytes a connection still has to write, as a queue of segments that reference the arrays
 /// they were given: a cached body is queued as the cache's own storage (arrays are

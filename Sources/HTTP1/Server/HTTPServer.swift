@@ -1,4 +1,5 @@
 import Glibc
+import Sockets
 import Synchronization
 
 /// An HTTP/1.1 server on non-blocking POSIX sockets and a few epoll event-loop threads.

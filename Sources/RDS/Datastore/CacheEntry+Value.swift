@@ -1,8 +1,9 @@
 extension CacheEntry {
     /// The same entry (dates, validators, flags) holding `value` instead.
-    func withValue<Other>(_ value: Other) -> CacheEntry<Other> {
+    public func withValue<Other>(_ value: Other) -> CacheEntry<Other> {
         CacheEntry<Other>(
             value: value, storedAt: storedAt, expiresAt: expiresAt, validators: validators,
-            initialAge: initialAge, mustRevalidate: mustRevalidate)
+            initialAge: initialAge, mustRevalidate: mustRevalidate, staleWhileRevalidate: staleWhileRevalidate,
+            staleIfError: staleIfError)
     }
 }

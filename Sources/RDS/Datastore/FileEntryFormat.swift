@@ -2,6 +2,7 @@ import Foundation
 
 /// The binary layout of one ``FileDatastore`` file (version 2, integers little-endian).
 /// Files of another version read as invalid (a miss), so an upgrade starts with a cold disk cache.
+/// The shared (Redis) level stores its values in this same layout, CRC and key check included.
 ///
 /// ```
 /// offset  size  field
@@ -23,9 +24,9 @@ import Foundation
 ///    end     4  CRC-32 of every byte before it
 /// ```
 /// Dates are stored relative to Foundation's reference date so they round-trip bit for bit.
-enum FileEntryFormat {
+public enum FileEntryFormat {
     /// What a file turned out to hold.
-    enum Decoded: Equatable {
+    public enum Decoded: Equatable {
         /// A valid entry for the expected key; the value still in its encoded form.
         case entry(CacheEntry<[UInt8]>)
         /// A valid entry for another key whose name hashes the same (a collision).
@@ -50,7 +51,7 @@ enum FileEntryFormat {
     }
 
     /// The file contents for `entry`, whose value is already encoded.
-    static func encode(_ entry: CacheEntry<[UInt8]>, keyBytes: [UInt8]) -> [UInt8] {
+    public static func encode(_ entry: CacheEntry<[UInt8]>, keyBytes: [UInt8]) -> [UInt8] {
         let etag = entry.validators.etag.map { Array($0.utf8) } ?? []
         let lastModified = entry.validators.lastModified.map { Array($0.utf8) } ?? []
         var flags: UInt8 = entry.mustRevalidate ? Flag.mustRevalidate : 0
@@ -100,7 +101,7 @@ enum FileEntryFormat {
     }
 
     /// Validates `bytes` and returns the entry they hold if it belongs to `keyBytes`.
-    static func decode(_ bytes: [UInt8], keyBytes: [UInt8]) -> Decoded {
+    public static func decode(_ bytes: [UInt8], keyBytes: [UInt8]) -> Decoded {
         do {
             return try bytes.withUnsafeBytes { try parse($0, keyBytes: keyBytes) }
         } catch {

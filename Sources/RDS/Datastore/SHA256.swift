@@ -1,8 +1,9 @@
-/// SHA-256 (FIPS 180-4), used to name ``FileDatastore`` files by their key.
+/// SHA-256 (FIPS 180-4), used to name ``FileDatastore`` files and shared-level keys by their key (and
+/// by the gateway to fingerprint requests).
 ///
 /// Written here because RDS has no dependencies; the digest of the same bytes is the same in
 /// every process and on every run, unlike `hashValue`.
-enum SHA256 {
+public enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -19,7 +20,7 @@ enum SHA256 {
     ]
 
     /// The 32-byte digest of `bytes`.
-    static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var state = initialState
         var schedule = [UInt32](repeating: 0, count: 64)
         let fullBlocks = bytes.count / 64

@@ -1,17 +1,19 @@
 import Synchronization
 
-/// A fast first level (memory) in front of a durable second level (disk), written through.
+/// A faster level in front of a slower one, read through and written through: memory in front of
+/// disk, and, nested, memory in front of (disk in front of a shared level): `TwoLevelDatastore(l1:
+/// memory, l2: TwoLevelDatastore(l1: disk, l2: redis))` chains three levels.
 ///
 /// - `get` answers from L1; on an L1 miss it reads L2 and promotes a hit into L1.
 /// - `save`, `delete` and `deleteAll` go to L1 first, then to L2. When L2 fails, the L1 change
 ///   stays and the caller gets a ``DatastoreError`` of kind `secondLevelFailed` wrapping the L2
 ///   error; a failed L2 save also drops L2's older entry (best effort), so it cannot come back later.
-/// - ``peek(_:)`` is L1's peek: synchronous, never waits for L2.
+/// - ``peek(_:)`` is L1's peek (when L1 can peek): synchronous, never waits for L2.
 ///
 /// A promotion never puts an older value over a newer write: a value read from L2 is returned
 /// but not kept in L1 when a write was under way or happened meanwhile (and if one slips in
 /// while promoting, the promoted entry is dropped again), so L1 cannot keep a superseded value.
-public final class TwoLevelDatastore<L1: PeekableDatastore, L2: Datastore>: PeekableDatastore
+public final class TwoLevelDatastore<L1: Datastore, L2: Datastore>: Datastore
 where L1.Key == L2.Key, L1.Value == L2.Value {
     /// The key type of both levels.
     public typealias Key = L1.Key
@@ -31,18 +33,13 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
 
     /// Combines two levels.
     /// - Parameters:
-    ///   - l1: The first level, usually a ``MemoryDatastore``.
-    ///   - l2: The second level, usually a ``FileDatastore``.
+    ///   - l1: The first level, usually a ``MemoryDatastore`` (or a ``FileDatastore`` in front of a shared level).
+    ///   - l2: The second level, usually a ``FileDatastore``, a shared level or a nested composite.
     ///   - logger: Receives a warning for every L2 failure.
     public init(l1: L1, l2: L2, logger: any Logger) {
         self.l1 = l1
         self.l2 = l2
         self.logger = logger
-    }
-
-    /// The first level's entry for `key`, without suspending.
-    public func peek(_ key: Key) -> CacheEntry<Value>? {
-        l1.peek(key)
     }
 
     /// The entry from L1, else from L2 (then promoted into L1), else `nil`.

@@ -2,7 +2,8 @@ import Foundation
 
 extension Repository {
     /// One fetch of `key`: ask the service (within the fetch deadline), store what it answers, and
-    /// say what the waiters get and what subscribers see.
+    /// say what the waiters get and what subscribers see. With a ``FetchCoordinator``, only the
+    /// process holding the key's lease asks the service; the others wait for its answer.
     /// - Parameters:
     ///   - flightID: The flight this fetch runs in; a superseded flight does not store its answer.
     ///   - entry: The entry the read started from, used for revalidation and stale-if-error.
@@ -14,17 +15,47 @@ extension Repository {
         allowStale: Bool
     ) async -> FlightOutcome<Value> {
         // Whether an entry may be stored for `key`: only then does an answer that may not be
-        // stored have one to drop (an uncacheable resource then costs no datastore write).
-        var mayHoldEntry = entry != nil
+        // stored have one to drop (an uncacheable resource then costs no datastore write). With a
+        // coordinator, other processes may store into a shared level at any time: it may.
+        var mayHoldEntry = entry != nil || store.coordinator != nil
         if recheckStore {
             let stored = await storedEntry(for: key)
-            if let stored, stored.isFresh(at: store.clock.now) {
-                let answer = RepositoryAnswer(value: stored.value, entry: stored, cacheStatus: .hit)
-                return FlightOutcome(
-                    result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
-            }
+            if let stored, stored.isFresh(at: store.clock.now) { return Self.cachedOutcome(stored) }
             mayHoldEntry = mayHoldEntry || stored != nil
         }
+        var release: (@Sendable () async -> Void)?
+        switch await store.coordinator?.acquire(key) {
+        case .granted(let releaseLease):
+            release = releaseLease
+        case .waited:
+            // Another process fetched: its answer, newer than what this fetch started from, is this fetch's.
+            if let stored = await storedEntry(for: key), stored.storedAt > (entry?.storedAt ?? .distantPast),
+                stored.isFresh(at: store.clock.now)
+            {
+                return Self.cachedOutcome(stored)
+            }
+        case .uncoordinated, nil:
+            break
+        }
+        let outcome = await fetchFromService(
+            key, flightID: flightID, entry: entry, validators: validators, allowStale: allowStale,
+            droppingPrevious: mayHoldEntry)
+        await release?()
+        return outcome
+    }
+
+    /// The outcome of a fetch answered by a fresh stored entry instead of the service.
+    private static func cachedOutcome(_ stored: CacheEntry<Value>) -> FlightOutcome<Value> {
+        let answer = RepositoryAnswer(value: stored.value, entry: stored, cacheStatus: .hit)
+        return FlightOutcome(result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
+    }
+
+    /// Asks the service (within the fetch deadline) and stores its answer; `droppingPrevious` as
+    /// for ``keep(_:for:at:unlessSuperseding:dropOnFailure:droppingPrevious:)``.
+    private func fetchFromService(
+        _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, allowStale: Bool,
+        droppingPrevious: Bool
+    ) async -> FlightOutcome<Value> {
         let response: ServiceResponse<Value>
         do {
             let deadline = store.clock.now.addingTimeInterval(policy.fetchDeadline)
@@ -38,7 +69,7 @@ extension Repository {
         switch response {
         case .fetched(let fetched):
             let stored = await keep(
-                fetched, for: key, at: now, unlessSuperseding: flightID, droppingPrevious: mayHoldEntry)
+                fetched, for: key, at: now, unlessSuperseding: flightID, droppingPrevious: droppingPrevious)
             let answer = RepositoryAnswer(
                 value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))

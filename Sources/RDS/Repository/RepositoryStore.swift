@@ -1,5 +1,5 @@
 /// The shared, long-lived part of a repository: datastore, clock, logger, the per-key state
-/// broadcasters and the single-flight table.
+/// broadcasters, the write process states and the single-flight table.
 ///
 /// Build one per repository, once, in the dependency container, and hand it to every
 /// ``Repository`` value made for that repository; the repositories themselves stay cheap structs.
@@ -12,10 +12,14 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
     public let logger: any Logger
     /// The per-key state broadcasters.
     public let broadcasters: StateBroadcasterRegistry<Key, Value>
+    /// The write and delete process states of each key, published beside its read states.
+    public let writes: WriteStateRegistry<Key, Value>
     /// The datastore's synchronous view, when it has one (see ``PeekableDatastore``).
     let peekable: (any PeekableDatastore<Key, Value>)?
     /// The fetches under way, one per key.
     let flights: InFlightTable<Key, Value>
+    /// Makes one fetch per key across processes sharing a level, when set.
+    let coordinator: (any FetchCoordinator<Key>)?
 
     /// Creates the store.
     /// - Parameters:
@@ -25,9 +29,10 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
     ///   - stateBufferSize: How many states each subscriber buffers before older unread ones are dropped.
     ///   - maxRememberedFailures: How many keys' last failures ``Repository/state(of:)`` remembers
     ///     while nobody subscribes (the least recently failed are forgotten first).
+    ///   - coordinator: Coordinates fetches with other processes sharing a level (a lease), or `nil`.
     public init(
         datastore: any Datastore<Key, Value>, clock: any ClockProvider, logger: any Logger, stateBufferSize: Int = 16,
-        maxRememberedFailures: Int = 256
+        maxRememberedFailures: Int = 256, coordinator: (any FetchCoordinator<Key>)? = nil
     ) {
         let peekable = datastore as? any PeekableDatastore<Key, Value>
         let broadcasters = StateBroadcasterRegistry<Key, Value>(
@@ -36,7 +41,9 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
         self.clock = clock
         self.logger = logger
         self.peekable = peekable
+        self.coordinator = coordinator
         self.broadcasters = broadcasters
+        self.writes = WriteStateRegistry(bufferSize: stateBufferSize)
         self.flights = InFlightTable(broadcasters: broadcasters) { key in Self.restingState(of: key, in: peekable) }
     }
 

@@ -17,4 +17,15 @@ public protocol Service<Key, Value>: Sendable {
     /// Deletes the resource.
     /// - Throws: ``ServiceError``.
     func delete(_ key: Key) async throws -> WriteResult<Value>
+    /// Deletes the resource; `element`, when given, describes the request (for example the
+    /// idempotency key it carries). The default ignores it and calls ``delete(_:)``.
+    /// - Throws: ``ServiceError``.
+    func delete(_ key: Key, carrying element: Value?) async throws -> WriteResult<Value>
+}
+
+extension Service {
+    /// Calls ``delete(_:)``, ignoring `element`.
+    public func delete(_ key: Key, carrying element: Value?) async throws -> WriteResult<Value> {
+        try await delete(key)
+    }
 }

@@ -8,4 +8,6 @@ public enum ValueOrigin: String, Sendable, Hashable, Codable {
     case revalidated
     /// A successful write.
     case write
+    /// A write accepted into a durable outbox and not yet delivered to the service (read-your-writes).
+    case pending
 }

@@ -57,10 +57,14 @@ struct EndToEndEventsTests {
         let purged = try await gateway.send(.delete, "/admin/repositories/items/cache?path=/items/n")
         #expect(purged.status == 200)
         for events in [first, second] {
-            await events.waitForEvents(3)
-            #expect(events.names == ["initialized", "loaded", "initialized"])
-            #expect(events.events[1].data.contains(#""origin":"write""#))
-            #expect(events.events[1].data.contains("buy milk"))
+            await events.waitForEvents(5)
+            let reads = events.events.filter { $0.name != "write" }
+            #expect(reads.map(\.name) == ["initialized", "loaded", "initialized"])
+            #expect(reads[1].data.contains(#""origin":"write""#))
+            #expect(reads[1].data.contains("buy milk"))
+            let writes = events.events.filter { $0.name == "write" }.map(\.data)
+            #expect(writes.count == 2 && writes[0].contains(#""state":"processing""#))
+            #expect(writes.last?.contains(#""state":"succeeded""#) == true)
             events.close()
         }
         #expect(upstream.requests("/items/n").map(\.method) == [.put])

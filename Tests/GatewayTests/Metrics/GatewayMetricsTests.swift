@@ -29,9 +29,13 @@ struct GatewayMetricsTests {
                 "rds_gateway_disk_write_failures_total", "rds_gateway_http_request_duration_seconds",
                 "rds_gateway_http_requests_in_flight", "rds_gateway_http_requests_total",
                 "rds_gateway_inflight_body_bytes", "rds_gateway_open_connections",
+                "rds_gateway_shared_cache_degraded", "rds_gateway_shared_cache_events_total",
                 "rds_gateway_upstream_auth_retries_total", "rds_gateway_upstream_errors_total",
                 "rds_gateway_upstream_request_duration_seconds", "rds_gateway_upstream_requests_total",
                 "rds_gateway_upstream_token_age_seconds", "rds_gateway_upstream_token_requests_total",
+                "rds_gateway_write_dead_letters", "rds_gateway_write_queue_depth",
+                "rds_gateway_write_queue_oldest_age_seconds", "rds_gateway_write_replay_delay_seconds",
+                "rds_gateway_writes_total",
             ])
         let lookups = try #require(families.first { $0.name == "rds_gateway_cache_lookups_total" })
         #expect(lookups.samples.map { $0.labels["result"] } == ["bypass", "hit", "miss", "revalidated", "stale"])

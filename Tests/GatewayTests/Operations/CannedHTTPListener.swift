@@ -1,4 +1,5 @@
 import Foundation
+import Sockets
 
 /// A loopback listener on port 0 that answers each connection with the same canned bytes after
 /// reading the request head (or stays silent), on its own thread: the peer for the health check tests.

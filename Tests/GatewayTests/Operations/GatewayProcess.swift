@@ -1,4 +1,5 @@
 import Foundation
+import RDSTesting
 import Synchronization
 
 /// The built `rds-gateway` binary running as a child process on a loopback port, with its JSON

@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import HTTP1
+import RDSTesting
 import Testing
 
 /// The built binary as an operator runs it: signals, grace period, health check subcommand.

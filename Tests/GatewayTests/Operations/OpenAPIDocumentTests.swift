@@ -44,6 +44,11 @@ struct OpenAPIDocumentTests {
         #expect(named == ["path=bucket", "path=rest", "query=page", "header=Accept-Language"])
         #expect(item["put"].flatMap { ($0 as? [String: Any])?["requestBody"] } != nil)
         #expect(item["get"] != nil && item["head"] != nil && item["delete"] == nil)
+        let put = try #require(item["put"] as? [String: Any])
+        let putParameters = try #require(put["parameters"] as? [[String: Any]])
+        #expect(putParameters.map { "\($0["in"] ?? "")=\($0["name"] ?? "")" } == ["header=Idempotency-Key"])
+        let responses = try #require(put["responses"] as? [String: Any])
+        #expect(["400", "409", "422"].allSatisfy { responses[$0] != nil })
     }
 
     @Test func servedDocument_IsOpenAPI31_WithTheGatewaysVersion() async throws {

@@ -50,4 +50,26 @@ struct StatusPageBrowserTests {
         await gateway.stop()
         await upstream.stop()
     }
+
+    @Test(
+        .enabled(if: chromium != nil || required, "needs chromium (apt-get install chromium)"),
+        .timeLimit(.minutes(1)))
+    func page_ShowsQueuedWrites() async throws {
+        let executable = try #require(Self.chromium, "chromium is required (RDS_REQUIRE_SERVICES=1) but not on PATH")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rds-page-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let down = try RefusingPort()
+        let gateway = try await EndToEndGateway.start(upstream: down.baseURL, settings: { settings in
+            settings.methods = ["GET", "HEAD", "PUT"]
+            settings.writes.queue = WriteQueueSettings(retryBase: 600)
+        }, disk: folder)
+        #expect(try await gateway.send(.put, "/items/a", body: "queued").status == 202)
+
+        let browser = try HeadlessChromium(executable: executable)
+        defer { browser.close() }
+        let page = try await browser.open("http://127.0.0.1:\(gateway.port)/admin/")
+        let writes = #"document.getElementById("writes").tBodies[0].textContent"#
+        #expect(try await browser.waitUntil(#"\#(writes).includes("PUT /items/a") && \#(writes).includes("pending")"#, session: page))
+        await gateway.stop()
+    }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Sockets
 
 @testable import HTTP1
 

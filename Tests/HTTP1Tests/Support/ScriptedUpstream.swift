@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Sockets
 import Synchronization
 
 @testable import HTTP1

@@ -1,4 +1,5 @@
 import Glibc
+import Sockets
 
 @testable import HTTP1
 

@@ -1,21 +1,22 @@
 import Glibc
 
 /// An IPv4 or IPv6 socket address (`sockaddr_in` / `sockaddr_in6` in a `sockaddr_storage`).
-struct SocketAddress: Sendable, CustomStringConvertible {
+public struct SocketAddress: Sendable, CustomStringConvertible {
     private var storage: sockaddr_storage
     /// The length of the address within `storage`.
     private(set) var length: socklen_t
 
     /// Wraps an address filled in by the kernel (`accept`, `getsockname`).
-    init(storage: sockaddr_storage, length: socklen_t) {
+    public init(storage: sockaddr_storage, length: socklen_t) {
         self.storage = storage
         self.length = length
+        unixPath = nil
     }
 
     /// Resolves `host` (an IPv4 or IPv6 literal, optionally in brackets, or a name such as
     /// `localhost`) and `port` to the first matching address.
     /// - Throws: `SocketError` when the host does not resolve or the port is out of range.
-    init(host: String, port: Int) throws {
+    public init(host: String, port: Int) throws {
         guard (0...65535).contains(port) else {
             throw SocketError(operation: "resolve(\(host):\(port))", code: EINVAL, message: "port out of range")
         }
@@ -39,11 +40,34 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         self.init(storage: storage, length: length)
     }
 
-    /// `AF_INET` or `AF_INET6`.
-    var family: Int32 { Int32(storage.ss_family) }
+    /// A Unix-domain socket address for the file at `path`.
+    /// - Throws: `SocketError` (`ENAMETOOLONG`) when the path does not fit in `sun_path`.
+    public init(unixPath path: String) throws {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard !bytes.isEmpty, bytes.count < capacity else {
+            throw SocketError(operation: "unix(\(path))", code: ENAMETOOLONG, message: "path too long or empty")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { target in
+            withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
+        }
+        let length = MemoryLayout<sa_family_t>.size + bytes.count + 1
+        self.init(storage: storage, length: socklen_t(length))
+        unixPath = path
+    }
+
+    /// The file of a Unix-domain address made by ``init(unixPath:)``.
+    public private(set) var unixPath: String?
+
+    /// `AF_INET`, `AF_INET6` or `AF_UNIX`.
+    public var family: Int32 { Int32(storage.ss_family) }
 
     /// The port in host byte order.
-    var port: Int {
+    public var port: Int {
         withUnsafeBytes(of: storage) { raw in
             switch family {
             case AF_INET: Int(UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port))
@@ -54,7 +78,7 @@ struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// The numeric host, e.g. `127.0.0.1` or `::1`; empty for other families (e.g. `AF_UNIX`).
-    var host: String {
+    public var host: String {
         switch family {
         case AF_INET:
             var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }.sin_addr
@@ -77,10 +101,13 @@ struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// `host:port`, with IPv6 hosts in brackets.
-    var description: String { family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String {
+        if let unixPath { return "unix:\(unixPath)" }
+        return family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
 
     /// Calls `body` with the address as a `sockaddr` pointer and its length.
-    func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+    public func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
         withUnsafePointer(to: storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }

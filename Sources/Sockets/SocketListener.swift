@@ -3,9 +3,9 @@ import Glibc
 
 /// A listening socket that accepts every pending connection when the kernel signals one
 /// (until `EAGAIN`) and hands each to `onAccept`, on its own serial queue.
-final class SocketListener: @unchecked Sendable {
+public final class SocketListener: @unchecked Sendable {
     /// The bound address (with the kernel's port when port 0 was asked for).
-    let address: SocketAddress
+    public let address: SocketAddress
     private let socket: Socket
     private let queue: DispatchQueue
     private let source: any DispatchSourceRead
@@ -14,7 +14,7 @@ final class SocketListener: @unchecked Sendable {
 
     /// Binds and listens on `address`; accepting starts with `start()`.
     /// - Throws: `SocketError` when binding fails (e.g. `EADDRINUSE`: "Address already in use").
-    init(address: SocketAddress, backlog: Int32, onAccept: @escaping @Sendable (Socket, SocketAddress) -> Void) throws {
+    public init(address: SocketAddress, backlog: Int32, onAccept: @escaping @Sendable (Socket, SocketAddress) -> Void) throws {
         socket = try Socket.listen(on: address, backlog: backlog)
         do {
             self.address = try socket.localAddress()
@@ -28,7 +28,7 @@ final class SocketListener: @unchecked Sendable {
     }
 
     /// Starts accepting.
-    func start() {
+    public func start() {
         source.setEventHandler { [self] in acceptPending() }
         source.setCancelHandler { [socket] in socket.close() }
         source.activate()
@@ -36,7 +36,7 @@ final class SocketListener: @unchecked Sendable {
 
     /// Stops accepting and closes the listening socket; returns once it is closed, so the port
     /// is free again.
-    func stop() async {
+    public func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { [self] in
                 if isPaused {

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import HTTP1
+@testable import Sockets
 
 /// The socket layer alone: addresses, listening, non-blocking reads and writes, epoll readiness.
 struct SocketTests {
@@ -18,6 +18,22 @@ struct SocketTests {
         let address = try SocketAddress(host: "[::1]", port: 8080)
         #expect(address.family == AF_INET6)
         #expect(address.description == "[::1]:8080")
+    }
+
+    @Test func unixAddress_ConnectsToAListenerOnThatFile() throws {
+        let path = "/tmp/rds-sockets-\(getpid()).sock"
+        unlink(path)
+        defer { unlink(path) }
+        let address = try SocketAddress(unixPath: path)
+        #expect(address.family == AF_UNIX)
+        #expect(address.description == "unix:\(path)")
+        let listener = try Socket.listen(on: address, backlog: 1)
+        defer { listener.close() }
+        let (client, _) = try Socket.connect(to: address)
+        defer { client.close() }
+        #expect(client.wait(for: Int16(POLLOUT), until: .now + .seconds(1)))
+        #expect(client.pendingError() == 0)
+        #expect(throws: SocketError.self) { try SocketAddress(unixPath: String(repeating: "x", count: 200)) }
     }
 
     @Test func socketAddress_RejectsPortOutOfRange() {
@@ -52,6 +68,9 @@ struct SocketTests {
             if result == .wouldBlock { break }
         }
         #expect(results.last == .wouldBlock)
+        // Shut down, then close: a child being spawned by a parallel test may hold a copy of the
+        // descriptor for an instant, and a bare close would then leave the socket open.
+        _ = shutdown(client.fd, Int32(SHUT_RDWR))
         client.close()
         #expect(block.withUnsafeBytes { server.send($0) } == .failed(EPIPE))
     }

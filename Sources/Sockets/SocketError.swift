@@ -26,7 +26,7 @@ public struct SocketError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The error for the calling thread's current `errno`.
-    static func current(_ operation: @autoclosure () -> String) -> SocketError {
+    public static func current(_ operation: @autoclosure () -> String) -> SocketError {
         let code = errno
         return SocketError(operation: operation(), code: code)
     }

@@ -5,18 +5,20 @@ import Glibc
 /// Swift's Glibc module does not export `<sys/epoll.h>`, so the three calls are looked up once
 /// in the C library with `dlsym` and called through C function pointers; `epoll_event` is laid
 /// out by hand (packed, 12 bytes, on x86-64; 16 bytes elsewhere).
-final class EPoll {
+public final class EPoll {
     /// Readiness flags (`EPOLLIN` …), as in `<sys/epoll.h>`.
-    struct Events: OptionSet, Sendable {
-        let rawValue: UInt32
+    public struct Events: OptionSet, Sendable {
+        public let rawValue: UInt32
+        /// Flags from their `<sys/epoll.h>` bits.
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
         /// Readable (or end of stream).
-        static let readable = Events(rawValue: 0x001)
+        public static let readable = Events(rawValue: 0x001)
         /// Writable.
-        static let writable = Events(rawValue: 0x004)
+        public static let writable = Events(rawValue: 0x004)
         /// An error is pending (always reported).
-        static let error = Events(rawValue: 0x008)
+        public static let error = Events(rawValue: 0x008)
         /// Hung up (always reported).
-        static let hangUp = Events(rawValue: 0x010)
+        public static let hangUp = Events(rawValue: 0x010)
     }
 
     private typealias Create = @convention(c) (Int32) -> Int32
@@ -54,7 +56,7 @@ final class EPoll {
 
     /// A new epoll instance reporting at most `capacity` events per `wait`.
     /// - Throws: `SocketError` when the C library has no epoll or the kernel refuses.
-    init(capacity: Int = 256) throws {
+    public init(capacity: Int = 256) throws {
         guard let functions = Self.functions else {
             throw SocketError(operation: "epoll_create1", code: ENOSYS, message: "epoll is not available")
         }
@@ -73,23 +75,23 @@ final class EPoll {
 
     /// Watches `descriptor` for `interest`; `wait` reports it with `token`.
     /// - Throws: `SocketError` from `epoll_ctl`.
-    func add(_ descriptor: Int32, interest: Events, token: UInt64) throws {
+    public func add(_ descriptor: Int32, interest: Events, token: UInt64) throws {
         try control(1, descriptor, interest, token)
     }
 
     /// Changes what `descriptor` is watched for.
     /// - Throws: `SocketError` from `epoll_ctl`.
-    func modify(_ descriptor: Int32, interest: Events, token: UInt64) throws {
+    public func modify(_ descriptor: Int32, interest: Events, token: UInt64) throws {
         try control(3, descriptor, interest, token)
     }
 
     /// Stops watching `descriptor` (before closing it).
-    func remove(_ descriptor: Int32) {
+    public func remove(_ descriptor: Int32) {
         try? control(2, descriptor, [], 0)
     }
 
     /// Waits up to `timeoutMilliseconds` (-1: forever) and calls `body` with each ready token and its events.
-    func wait(timeoutMilliseconds: Int32, _ body: (UInt64, Events) -> Void) {
+    public func wait(timeoutMilliseconds: Int32, _ body: (UInt64, Events) -> Void) {
         let count = functions.wait(fd, events.baseAddress, Int32(capacity), timeoutMilliseconds)
         guard count > 0 else { return }
         for index in 0..<Int(count) {

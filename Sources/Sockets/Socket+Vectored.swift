@@ -3,7 +3,7 @@ import Glibc
 extension Socket {
     /// Sends as much of the buffers described by `vectors` as the kernel takes now, in one
     /// `sendmsg` (a `writev` that never raises `SIGPIPE`).
-    func send(vectors: UnsafeBufferPointer<iovec>) -> SendResult {
+    public func send(vectors: UnsafeBufferPointer<iovec>) -> SendResult {
         var message = msghdr()
         message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
         message.msg_iovlen = vectors.count

@@ -3,12 +3,17 @@ import Glibc
 /// A non-blocking stream socket: a thin, copyable handle over a file descriptor.
 ///
 /// The owner decides when to `close()`; every call returns at once (`wouldBlock` instead of waiting).
-struct Socket: Sendable, Hashable {
+public struct Socket: Sendable, Hashable {
     /// The file descriptor.
-    let fd: Int32
+    public let fd: Int32
+
+    /// Wraps an open descriptor (the caller hands over ownership).
+    public init(fd: Int32) {
+        self.fd = fd
+    }
 
     /// The outcome of a `read`.
-    enum ReadResult: Equatable {
+    public enum ReadResult: Equatable {
         /// This many bytes were read (at least one).
         case bytes(Int)
         /// Nothing to read now.
@@ -20,7 +25,7 @@ struct Socket: Sendable, Hashable {
     }
 
     /// The outcome of a `send`.
-    enum SendResult: Equatable {
+    public enum SendResult: Equatable {
         /// This many bytes were accepted by the kernel (maybe fewer than offered).
         case sent(Int)
         /// The send buffer is full.
@@ -32,7 +37,7 @@ struct Socket: Sendable, Hashable {
     /// Creates a listening socket bound to `address`, with `SO_REUSEADDR` (and `IPV6_V6ONLY`
     /// for IPv6, so `::` and `0.0.0.0` can be bound side by side).
     /// - Throws: `SocketError` naming the failed call, e.g. `bind(127.0.0.1:8080)` with `EADDRINUSE`.
-    static func listen(on address: SocketAddress, backlog: Int32) throws -> Socket {
+    public static func listen(on address: SocketAddress, backlog: Int32) throws -> Socket {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = Glibc.socket(address.family, type, 0)
         guard fd >= 0 else { throw SocketError.current("socket(\(address))") }
@@ -54,7 +59,7 @@ struct Socket: Sendable, Hashable {
 
     /// A connected pair of non-blocking Unix-domain stream sockets (tests drive connections over it).
     /// - Throws: `SocketError` when the kernel refuses.
-    static func makePair() throws -> (Socket, Socket) {
+    public static func makePair() throws -> (Socket, Socket) {
         var fds: [Int32] = [-1, -1]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { throw SocketError.current("socketpair") }
@@ -64,7 +69,7 @@ struct Socket: Sendable, Hashable {
     /// Accepts one pending connection, made non-blocking and close-on-exec, with its peer address;
     /// `nil` when none is pending.
     /// - Throws: `SocketError` for failures other than "nothing pending" or an aborted handshake.
-    func accept() throws -> (Socket, SocketAddress)? {
+    public func accept() throws -> (Socket, SocketAddress)? {
         while true {
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -86,7 +91,7 @@ struct Socket: Sendable, Hashable {
     }
 
     /// Reads what is available into `buffer`.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         while true {
             let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if count > 0 { return .bytes(count) }
@@ -100,7 +105,7 @@ struct Socket: Sendable, Hashable {
     }
 
     /// Sends as much of `bytes` as the kernel takes now, never raising `SIGPIPE` (`MSG_NOSIGNAL`).
-    func send(_ bytes: UnsafeRawBufferPointer) -> SendResult {
+    public func send(_ bytes: UnsafeRawBufferPointer) -> SendResult {
         while true {
             let count = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
             if count >= 0 { return .sent(count) }
@@ -114,7 +119,7 @@ struct Socket: Sendable, Hashable {
 
     /// Sets an integer socket option.
     /// - Throws: `SocketError` from `setsockopt`.
-    func setOption(level: Int32, name: Int32, value: Int32) throws {
+    public func setOption(level: Int32, name: Int32, value: Int32) throws {
         var value = value
         guard setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
             throw SocketError.current("setsockopt(\(name))")
@@ -122,13 +127,13 @@ struct Socket: Sendable, Hashable {
     }
 
     /// Disables Nagle's algorithm so small responses leave at once; ignored on non-TCP sockets.
-    func setNoDelay() {
+    public func setNoDelay() {
         try? setOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
     }
 
     /// The address the socket is bound to (with the kernel-chosen port after binding port 0).
     /// - Throws: `SocketError` from `getsockname`.
-    func localAddress() throws -> SocketAddress {
+    public func localAddress() throws -> SocketAddress {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let status = withUnsafeMutablePointer(to: &storage) { pointer in
@@ -139,12 +144,12 @@ struct Socket: Sendable, Hashable {
     }
 
     /// Shuts down the writing side (the peer reads end of stream), keeping the descriptor.
-    func shutdownWrite() {
+    public func shutdownWrite() {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
     /// Closes the descriptor.
-    func close() {
+    public func close() {
         _ = Glibc.close(fd)
     }
 }

@@ -12,15 +12,17 @@ import Synchronization
 /// The child gets `/dev/null` as standard input and output, a pipe as standard error (read into
 /// ``standardError``), no other descriptor of this process (`closefrom(3)` in the child), and its
 /// own process group.
-final class ChildProcess: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public final class ChildProcess: Sendable {
+    /// Why the child could not be started.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The failed call and its errno.
+        public var description: String
     }
 
     /// The child's process id.
-    let pid: pid_t
+    public let pid: pid_t
     /// What the child writes to its standard error, chunk by chunk; finishes when it closes it.
-    let standardError: AsyncStream<[UInt8]>
+    public let standardError: AsyncStream<[UInt8]>
     private struct Exit {
         /// The exit code (or signal) once the child has been reaped.
         var status: Int32?
@@ -33,7 +35,7 @@ final class ChildProcess: Sendable {
 
     /// Starts `executable` with `arguments` and exactly `environment`.
     /// - Throws: ``Failure`` when the pipe cannot be made or `posix_spawn` fails.
-    init(executable: String, arguments: [String], environment: [String: String]) throws {
+    public init(executable: String, arguments: [String], environment: [String: String]) throws {
         var pipe: [Int32] = [-1, -1]
         guard Glibc.pipe(&pipe) == 0 else { throw Failure(description: "pipe failed (errno \(errno))") }
         for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -83,20 +85,20 @@ final class ChildProcess: Sendable {
 
     /// Closes the read end of the child's standard error once the next chunk is read (as when
     /// the process reading a daemon's log goes away): ``standardError`` finishes then.
-    func stopReadingStandardError() {
+    public func stopReadingStandardError() {
         stopsReading.store(true, ordering: .relaxed)
     }
 
     /// Sends `signal` to the child unless it has been reaped (its pid may belong to another
     /// process by then).
-    func send(_ signal: Int32) {
+    public func send(_ signal: Int32) {
         exit.withLock { exit in
             if exit.status == nil { _ = kill(pid, signal) }
         }
     }
 
     /// Waits for the child to end and returns its exit code (or the signal that ended it).
-    func exitStatus() async -> Int32 {
+    public func exitStatus() async -> Int32 {
         await withCheckedContinuation { continuation in
             let status = exit.withLock { exit in
                 if exit.status == nil { exit.waiters.append(continuation) }

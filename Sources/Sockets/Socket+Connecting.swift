@@ -5,7 +5,7 @@ extension Socket {
     /// whether it is connected already. Otherwise the socket turns writable once the attempt
     /// ends, and `pendingError()` tells how.
     /// - Throws: `SocketError` from `socket` or `connect` (e.g. `ECONNREFUSED`).
-    static func connect(to address: SocketAddress) throws -> (socket: Socket, isConnected: Bool) {
+    public static func connect(to address: SocketAddress) throws -> (socket: Socket, isConnected: Bool) {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = Glibc.socket(address.family, type, 0)
         guard fd >= 0 else { throw SocketError.current("socket(\(address))") }
@@ -25,7 +25,7 @@ extension Socket {
     }
 
     /// The error of a finished non-blocking connect (`SO_ERROR`); 0 when it succeeded.
-    func pendingError() -> Int32 {
+    public func pendingError() -> Int32 {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) == 0 else { return errno }
@@ -34,7 +34,7 @@ extension Socket {
 
     /// `true` when an idle connection is still open and has nothing unread: the peer has not
     /// closed it, reset it, or sent bytes nobody asked for.
-    func isIdleAndOpen() -> Bool {
+    public func isIdleAndOpen() -> Bool {
         var byte: UInt8 = 0
         let count = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
         return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)

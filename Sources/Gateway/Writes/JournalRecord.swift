@@ -1,0 +1,61 @@
+import Foundation
+import RDS
+
+/// One record of a ``WriteJournal``: a write accepted, delivered (or discarded), dead-lettered,
+/// or revived for another try.
+enum JournalRecord: Sendable {
+    /// A write was accepted.
+    case accepted(id: UInt64, kind: WriteKind, key: ResourceKey, element: Representation, at: Date)
+    /// The write was delivered or discarded: it is gone.
+    case retired(id: UInt64)
+    /// The write was dead-lettered.
+    case deadLettered(id: UInt64, reason: String)
+    /// A dead letter was sent back to the queue by an operator.
+    case revived(id: UInt64)
+
+    /// The record's payload bytes.
+    func encodedBytes() throws -> [UInt8] {
+        var writer = ByteWriter()
+        switch self {
+        case .accepted(let id, let kind, let key, let element, let at):
+            writer.writeVarint(1)
+            writer.writeVarint(id)
+            writer.writeString(kind.rawValue)
+            writer.writeBytes(try key.encodedBytes())
+            writer.writeBytes(try element.encodedBytes())
+            writer.writeVarint(UInt64(max(0, at.timeIntervalSince1970 * 1000)))
+        case .retired(let id):
+            writer.writeVarint(2)
+            writer.writeVarint(id)
+        case .deadLettered(let id, let reason):
+            writer.writeVarint(3)
+            writer.writeVarint(id)
+            writer.writeString(reason)
+        case .revived(let id):
+            writer.writeVarint(4)
+            writer.writeVarint(id)
+        }
+        return writer.bytes
+    }
+
+    /// Decodes ``encodedBytes()``.
+    /// - Throws: ``DatastoreError`` (`codingFailed`) for foreign bytes.
+    init(decodingBytes bytes: [UInt8]) throws {
+        var reader = ByteReader(bytes, subject: "journal record")
+        let type = try reader.readVarint()
+        let id = try reader.readVarint()
+        switch type {
+        case 1:
+            guard let kind = WriteKind(rawValue: try reader.readString()) else { throw reader.failure("unknown kind") }
+            let key = try ResourceKey(decodingBytes: try reader.readBytes())
+            let element = try Representation(decodingBytes: try reader.readBytes())
+            let at = Date(timeIntervalSince1970: Double(try reader.readVarint()) / 1000)
+            self = .accepted(id: id, kind: kind, key: key, element: element, at: at)
+        case 2: self = .retired(id: id)
+        case 3: self = .deadLettered(id: id, reason: try reader.readString())
+        case 4: self = .revived(id: id)
+        default: throw reader.failure("unknown record type \(type)")
+        }
+        try reader.expectEnd()
+    }
+}

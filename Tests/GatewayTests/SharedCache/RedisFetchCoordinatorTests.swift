@@ -1,0 +1,78 @@
+import Foundation
+import RDS
+import RDSTesting
+import Redis
+import Testing
+
+@testable import Gateway
+
+/// The fetch lease alone against a real `redis-server`: one holder, waiters woken by the
+/// holder's announcement, and a crashed holder's lease expiring.
+@Suite(.enabled(if: RedisTestServer.isEnabled, "needs redis-server (apt-get install redis-server)"))
+struct RedisFetchCoordinatorTests {
+    private static func replica(_ server: RedisTestServer) throws -> SharedCache {
+        let shared = try SharedCache(
+            settings: RedisSettings(url: server.url, prefix: "f:", connectTimeout: 5, commandTimeout: 5, lease: 30),
+            logger: RecordingLogger())
+        shared.start()
+        return shared
+    }
+
+    @Test func holder_Fetches_WaiterWakesOnItsAnnouncement() async throws {
+        let server = try await RedisTestServer.start()
+        let (a, b) = (try Self.replica(server), try Self.replica(server))
+        let holder = RedisFetchCoordinator<String>(repository: "items", shared: a)
+        let waiter = RedisFetchCoordinator<String>(repository: "items", shared: b)
+        guard case .granted(let release) = await holder.acquire("k") else {
+            Issue.record("the first replica did not get the lease")
+            return
+        }
+        let waiting = Task { await waiter.acquire("k") }
+        while b.waiters.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let clock = ManualClock()
+        try await RedisDatastore<String, String>(repository: "items", shared: a, clock: clock, retention: 0)
+            .save(CacheEntry(value: "v", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
+        await release()
+        guard case .waited = await waiting.value else {
+            Issue.record("the waiter was not told to read the stored answer")
+            return
+        }
+        #expect(b.statistics.leaseWaits == 1)
+        // The lease is marked done for a second: a late comer reads the answer without waiting.
+        guard case .waited = await waiter.acquire("k") else {
+            Issue.record("a late comer took the lease again")
+            return
+        }
+        a.stop()
+        b.stop()
+        await server.stop()
+    }
+
+    @Test func crashedHolder_ItsLeaseExpires_AndTheWaiterGoesOn() async throws {
+        let server = try await RedisTestServer.start()
+        let b = try Self.replica(server)
+        let raw = RedisClient(configuration: try RedisConfiguration(url: server.url, commandTimeout: .seconds(5)))
+        let lease = b.leaseKey(repository: "items", keyBytes: Array("k".utf8))
+        try await raw.send(RedisCommand(parts: [Array("SET".utf8), lease, Array("ghost".utf8), Array("PX".utf8), Array("1500".utf8)]))
+        let started = ContinuousClock.now
+        guard case .waited = await RedisFetchCoordinator<String>(repository: "items", shared: b).acquire("k") else {
+            Issue.record("no wait for the ghost's lease")
+            return
+        }
+        #expect(ContinuousClock.now - started >= .milliseconds(500))
+        #expect(b.waiters.count == 0)
+        b.stop()
+        await server.stop()
+    }
+
+    @Test func redisDown_FetchesUncoordinated() async throws {
+        let server = try await RedisTestServer.start()
+        let b = try Self.replica(server)
+        await server.stop()
+        guard case .uncoordinated = await RedisFetchCoordinator<String>(repository: "items", shared: b).acquire("k") else {
+            Issue.record("coordinated without Redis")
+            return
+        }
+        b.stop()
+    }
+}
