@@ -23,7 +23,7 @@
 # server CPU µs per request (the proxy's process tree, the origin's excluded), RSS after the run.
 # Needs nginx and wrk (apt-get install -y nginx wrk) and python3.
 # Env: RUN [/tmp/paths-bench], GATEWAY_BIN [build it], ROWS [all of the above], ZIPF_KEYS [200000],
-#      REVAL_KEYS [40000], IDLE [10000].
+#      REVAL_KEYS [20000], IDLE [10000].
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -32,7 +32,7 @@ ROUNDS="${1:-3}"
 SECS="${2:-8}"
 RUN="${RUN:-/tmp/paths-bench}"
 ZIPF_KEYS="${ZIPF_KEYS:-200000}"
-REVAL_KEYS="${REVAL_KEYS:-40000}"
+REVAL_KEYS="${REVAL_KEYS:-20000}"
 IDLE="${IDLE:-10000}"
 ROWS="${ROWS:-hit-1k big-1m zipf-4k pass-8 pass-64 reval idle-10k}"
 GW=8090 NGINX=9310 ORIGIN=9300
@@ -134,7 +134,7 @@ for round in $(seq "$ROUNDS"); do
         zipf-4k) wrk_run "$row" "$peer" "$round" /zipf/ 64 "$CONF/zipf.lua" "$ZIPF_KEYS" 4 ;;
         pass-8) wrk_run "$row" "$peer" "$round" /pass/ 8 "$KEYS_LUA" 100 ;;
         pass-64) wrk_run "$row" "$peer" "$round" /pass/ 64 "$KEYS_LUA" 100 ;;
-        reval) wrk_run "$row" "$peer" "$round" /reval/ 16 "$KEYS_LUA" "$REVAL_KEYS" 6 ;;
+        reval) wrk_run "$row" "$peer" "$round" /reval/ 16 "$KEYS_LUA" "$REVAL_KEYS" 8 ;;
         idle-10k) idle_run "$peer" "$round" ;;
       esac
     done
