@@ -18,6 +18,12 @@ extension GatewayDependencyContainer {
         /// The durable outbox of each repository that queues writes.
         var outboxes: [String: WriteOutbox] = [:]
         var diskProblems: [String: String] = [:]
+        var refreshers: [String: BackgroundRefresher<ResourceKey, Representation>] = [:]
+        var tagIndexes: [String: TagIndex] = [:]
+        /// The refresh limiter of each service, shared by its repositories.
+        var limiters: [String: RefreshLimiter] = [:]
+        /// The process's timers.
+        let scheduler: RefreshScheduler
         /// Repositories taken over from the previous container.
         var kept: Set<String> = []
         /// Repositories built afresh, in order.
@@ -34,6 +40,8 @@ extension GatewayDependencyContainer {
             ledgers[name] = previous.ledgers[name]
             outboxes[name] = previous.outboxes[name]
             diskProblems[name] = previous.diskProblems[name]
+            refreshers[name] = previous.refreshers[name]
+            tagIndexes[name] = previous.tagIndexes[name]
             kept.insert(name)
         }
 
@@ -77,8 +85,11 @@ extension GatewayDependencyContainer {
             let datastore = Self.chain(
                 name, memory: level1, disk: level2, shared: sharedCache, policy: settings.repositoryPolicy, clock: clock,
                 logger: logger)
+            let tagIndex = TagIndex(maxEntries: settings.tags.maxEntries)
+            tagIndexes[name] = tagIndex
+            let tagging = TaggingDatastore(wrapping: datastore, index: tagIndex, field: settings.tags.field)
             let store = RepositoryStore(
-                datastore: datastore, clock: clock, logger: logger,
+                datastore: tagging, clock: clock, logger: logger,
                 coordinator: sharedCache.map { RedisFetchCoordinator<ResourceKey>(repository: name, shared: $0) })
             if let sharedCache {
                 sharedCache.register(name, target: Self.sharedTarget(memory: level1, disk: level2, store: store))
@@ -89,8 +100,17 @@ extension GatewayDependencyContainer {
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
                 credentials: credentials[settings.service]?.providers ?? [], variants: route.variants,
                 transport: measured, clock: clock)
-            factories[name] = RepositoryFactory(
+            let factory = RepositoryFactory(
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
+            factories[name] = factory
+            if let refresh = settings.refresh {
+                let limiter = limiters[settings.service] ?? RefreshLimiter(
+                    limit: Self.refreshConcurrency(of: settings.service, in: configuration))
+                limiters[settings.service] = limiter
+                refreshers[name] = BackgroundRefresher(
+                    repository: factory.makeRepository(), policy: refresh.policy, scheduler: scheduler,
+                    limiter: limiter)
+            }
             memoryLevels[name] = level1
             stores[name] = store
             if let queue = settings.writes.queue, let disk = configuration.cache.disk {
@@ -172,6 +192,13 @@ extension GatewayDependencyContainer {
                 logger.log(.error, "outbox_unavailable", ["repository": .string(name), "path": .string(path)])
                 return nil
             }
+        }
+
+        /// The refreshes of `service` that may run at once: the smallest `refresh.concurrency` of
+        /// its repositories.
+        static func refreshConcurrency(of service: String, in configuration: GatewayConfiguration) -> Int {
+            configuration.repositories.values.filter { $0.service == service }
+                .compactMap { $0.refresh?.concurrency }.min() ?? 4
         }
 
         private static func makeService(

@@ -29,8 +29,8 @@ public final class GatewayDependencyContainer: Sendable {
     public let recentProblems: RecentProblems
     /// The demo upstream running in this process, when a service uses `embedded:demo`.
     public let embeddedDemo: EmbeddedDemo?
-    /// The Server-Sent Events of every watched resource, rendered once per state.
-    let events: EventFanOut
+    /// Every published state, numbered and buffered for the Server-Sent Events subscribers.
+    let events: EventHub
     /// The bytes held for upstream answers still arriving, when the transport counts them.
     public let inFlightBodies: HTTPBodyBudget?
     /// The level shared with the other replicas (`cache.shared.redis`), or `nil`.
@@ -53,6 +53,12 @@ public final class GatewayDependencyContainer: Sendable {
     let transport: any Transport
     /// The credential providers of each service, by service name.
     let credentials: [String: ServiceCredentials]
+    /// The process's timers for background refreshes (kept across reloads).
+    public let scheduler: RefreshScheduler
+    /// The background refreshers of the repositories that have `refresh` settings.
+    let refreshers: [String: BackgroundRefresher<ResourceKey, Representation>]
+    /// The tag index of each repository.
+    let tagIndexes: [String: TagIndex]
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -79,7 +85,7 @@ public final class GatewayDependencyContainer: Sendable {
         self.logger = logger
         self.embeddedDemo = embeddedDemo
         self.transport = transport
-        self.events = previous?.events ?? EventFanOut(clock: clock)
+        self.events = previous?.events ?? EventHub()
         let metrics = previous?.metrics ?? GatewayMetrics()
         let readiness =
             previous?.readiness
@@ -98,7 +104,9 @@ public final class GatewayDependencyContainer: Sendable {
         let sharedCache = try Self.makeSharedCache(
             configuration, previous: previous, logger: logger, metrics: metrics, readiness: readiness)
         self.sharedCache = sharedCache
-        var parts = Parts(sharedCache: sharedCache)
+        let scheduler = previous?.scheduler ?? RefreshScheduler(clock: clock)
+        self.scheduler = scheduler
+        var parts = Parts(sharedCache: sharedCache, scheduler: scheduler)
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {
                 parts.take(name, from: previous)
@@ -125,7 +133,18 @@ public final class GatewayDependencyContainer: Sendable {
         self.ledgers = parts.ledgers
         self.outboxes = parts.outboxes
         self.keptRepositories = parts.kept
+        self.refreshers = parts.refreshers
+        self.tagIndexes = parts.tagIndexes
         startCredentials()
+        for name in parts.built {
+            followWarmUp(name)
+            rebuildTagIndex(name)
+            stores[name]?.broadcasters.observe { [events] key, state in events.publish(key, state) }
+            stores[name]?.writes.observe { [events] key, change in events.publish(key, change) }
+        }
+        let routes = routes
+        events.showPaths { key in routes.first { $0.name == key.repository }?.clientPath(of: key) ?? key.target }
+        if previous == nil { Self.beat(events, on: scheduler, every: 15) }
         for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox {
             outbox.stop()
             readiness.forgetWriteQueue(repository: name)

@@ -1,8 +1,9 @@
 import Foundation
-import Gateway
 import HTTP1
 import RDSTesting
 import Testing
+
+@testable import Gateway
 
 struct RouterEventsTests {
     @Test func events_SendAHeartbeatComment_WhileNothingChanges() async throws {
@@ -20,8 +21,11 @@ struct RouterEventsTests {
             return
         }
         var chunks = stream.makeAsyncIterator()
-        let first = await chunks.next().map { String(decoding: $0, as: UTF8.self) }
-        #expect(first == "event: initialized\ndata: {\"state\":\"initialized\"}\n\n")
+        let retry = await chunks.next().map { String(decoding: $0, as: UTF8.self) }
+        #expect(retry == "retry: 3000\n\n")
+        let first = await chunks.next().map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(first.hasPrefix("id: \(container.events.lastEventID)\nevent: initialized\ndata: {"))
+        #expect(first.contains(#""path":"/items/a""#) && first.contains(#""repository":"items""#))
         while clock.sleeperCount == 0 { await Task.yield() }
         clock.advance(by: 15)
         let second = await chunks.next().map { String(decoding: $0, as: UTF8.self) }

@@ -139,6 +139,7 @@ public enum Bootstrap {
         container.retireCredentials()
         container.sharedCache?.stop()
         container.stopOutboxes()
+        container.retireRefreshers()
         await container.embeddedDemo?.server.shutdown(gracePeriod: .seconds(1))
     }
 }

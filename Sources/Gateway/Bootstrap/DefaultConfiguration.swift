@@ -40,7 +40,9 @@ enum DefaultConfiguration {
               "staleIfError": 600,
               "refreshAhead": 0.8,
               "warmUp": ["/weather/london"],
-              "cacheKey": { "query": "*", "headers": ["Accept-Language"] }
+              "cacheKey": { "query": "*", "headers": ["Accept-Language"] },
+              "refresh": { "keys": ["subscribed", "warm-up"], "beforeExpiry": 0.8, "jitter": 0.1 },
+              "hook": { "secret": { "env": "RDS_HOOK_SECRET" }, "insecureDefault": "rds-demo-hook-secret" }
             },
             "locations": {
               "route": "/locations",
@@ -59,7 +61,8 @@ enum DefaultConfiguration {
               "policy": "network-first",
               "defaultTTL": 30,
               "staleIfError": 300,
-              "writes": { "queue": { "maxPending": 1000, "maxAge": 3600 } }
+              "writes": { "queue": { "maxPending": 1000, "maxAge": 3600 } },
+              "hook": { "secret": { "env": "RDS_HOOK_SECRET" }, "insecureDefault": "rds-demo-hook-secret" }
             }
           }
         }

@@ -54,6 +54,7 @@ extension ConfigurationValidator {
         if let fraction = repository.heuristicFraction, !(0...1).contains(fraction) {
             throw fail(path + ".heuristicFraction", "expected a fraction between 0 and 1, found \(fraction)")
         }
+        try validateLiveSettings(repository, path: path)
         for (index, header) in repository.forwardHeaders.enumerated() {
             let keyPath = "\(path).forwardHeaders[\(index)]"
             try requireHeaderName(header, keyPath)
@@ -119,7 +120,7 @@ extension ConfigurationValidator {
             if let taken = reserved.first(where: route.collides(with:)) {
                 throw fail(
                     "repositories.\(name).route",
-                    "the route \(route) collides with the gateway's own \(taken); expected a route outside /health, /metrics, /admin and /__demo"
+                    "the route \(route) collides with the gateway's own \(taken); expected a route outside /health, /metrics, /admin, /__demo, /hooks and /events"
                 )
             }
             if let other = seen.first(where: { route.collides(with: $0.route) }) {

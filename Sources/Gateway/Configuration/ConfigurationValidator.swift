@@ -9,7 +9,9 @@ struct ConfigurationValidator {
     let file: String
 
     /// Paths the gateway answers itself; no repository route may match them.
-    static let reservedRoutes = ["/health", "/health/ready", "/metrics", "/admin/{rest...}", "/__demo/{rest...}"]
+    static let reservedRoutes = [
+        "/health", "/health/ready", "/metrics", "/admin/{rest...}", "/__demo/{rest...}", "/hooks/{rest...}", "/events",
+    ]
 
     func validate(_ configuration: GatewayConfiguration) throws(ConfigurationError) {
         try validateServer(configuration.server)

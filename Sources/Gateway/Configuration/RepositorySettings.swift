@@ -48,6 +48,12 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
     public var heuristicFraction: Double?
     /// How writes are handled: idempotency keys and their retention.
     public var writes: WriteSettings
+    /// Background refresh without traffic, if any.
+    public var refresh: RefreshSettings?
+    /// The webhook at `POST /hooks/NAME`, if any (none without a secret).
+    public var hook: HookSettings?
+    /// Where the upstream names an answer's tags.
+    public var tags: TagSettings
 
     /// Creates repository settings.
     public init(
@@ -58,7 +64,8 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         cacheKey: CacheKeySettings = CacheKeySettings(), forwardHeaders: [String] = [],
         downstreamCacheControl: String? = nil, upstreamErrors: UpstreamErrorMode = .problem,
         targetedCacheControl: String = "CDN-Cache-Control", heuristicFraction: Double? = nil,
-        writes: WriteSettings = WriteSettings()
+        writes: WriteSettings = WriteSettings(),
+        refresh: RefreshSettings? = nil, hook: HookSettings? = nil, tags: TagSettings = TagSettings()
     ) {
         self.route = route
         self.service = service
@@ -80,12 +87,16 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
         self.targetedCacheControl = targetedCacheControl
         self.heuristicFraction = heuristicFraction
         self.writes = writes
+        self.refresh = refresh
+        self.hook = hook
+        self.tags = tags
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case route, service, upstreamPath, methods, policy, minTTL, maxTTL, defaultTTL, staleWhileRevalidate
         case staleIfError, refreshAhead, fetchDeadline, warmUp, cacheKey, forwardHeaders
         case downstreamCacheControl, upstreamErrors, targetedCacheControl, heuristicFraction, writes
+        case refresh, hook, tags
     }
 
     /// Decodes the settings, rejecting unknown keys.
@@ -129,10 +140,16 @@ public struct RepositorySettings: Sendable, Equatable, Decodable {
             try container.decodeIfPresent(String.self, forKey: .targetedCacheControl) ?? defaults.targetedCacheControl
         heuristicFraction = try container.decodeIfPresent(Double.self, forKey: .heuristicFraction)
         writes = try container.decodeIfPresent(WriteSettings.self, forKey: .writes) ?? defaults.writes
+        refresh = try container.decodeIfPresent(RefreshSettings.self, forKey: .refresh)
+        hook = try container.decodeIfPresent(HookSettings.self, forKey: .hook)
+        tags = try container.decodeIfPresent(TagSettings.self, forKey: .tags) ?? defaults.tags
     }
 
     /// `true` when any write method (`PUT`, `PATCH`, `POST`, `DELETE`) is allowed.
     public var isReadWrite: Bool { methods.contains { Self.writeMethods.contains($0) } }
+
+    /// The tag field removed from client answers: ``TagSettings/field`` unless exposed.
+    public var hiddenTagField: String? { tags.expose ? nil : tags.field }
 
     /// The methods that make a repository read-write.
     static let writeMethods: Set<String> = ["PUT", "PATCH", "POST", "DELETE"]

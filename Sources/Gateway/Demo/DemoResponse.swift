@@ -5,13 +5,15 @@ import HTTPCaching
 /// Builds the demo upstream's answers: JSON with `Cache-Control` and an ETag, 304 when the
 /// client's `If-None-Match` matches, and small problem bodies for failures.
 enum DemoResponse {
-    /// `value` as JSON, or 304 when the request already holds it.
-    static func json(_ value: some Encodable, maxAge: Int, request: HTTPRequest) -> HTTPResponse {
+    /// `value` as JSON, or 304 when the request already holds it; `tags` go in `Surrogate-Key`.
+    static func json(_ value: some Encodable, maxAge: Int, tags: [String] = [], request: HTTPRequest) -> HTTPResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(value)).map(Array.init) ?? []
-        return cacheable(
+        var response = cacheable(
             body, contentType: "application/json", etag: etag(of: body), maxAge: maxAge, status: 200, request: request)
+        if !tags.isEmpty { response.headers["Surrogate-Key"] = tags.joined(separator: " ") }
+        return response
     }
 
     /// A stored note, or 304 when the request already holds it.

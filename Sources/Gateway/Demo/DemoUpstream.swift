@@ -65,7 +65,8 @@ public struct DemoUpstream: HTTPHandler {
             return DemoResponse.problem(
                 status: 404, "the demo knows no city \"\(segment.removingPercentEncodingOrSelf)\"")
         }
-        return DemoResponse.json(DemoWeatherReport(city: city, at: clock.now), maxAge: 30, request: request)
+        let tags = ["weather", "country-\(city.country.lowercased())"]
+        return DemoResponse.json(DemoWeatherReport(city: city, at: clock.now), maxAge: 30, tags: tags, request: request)
     }
 
     private func locations(_ name: String?, request: HTTPRequest) -> HTTPResponse {

@@ -20,6 +20,8 @@ public final class GatewayMetrics: Sendable {
     public let sharedCache: SharedCacheMetrics
     /// The write and outbox metrics.
     public let writes: WriteMetrics
+    /// Webhook requests and purged resources.
+    public let hooks: HookMetrics
     private let requests: MetricFamily<RequestLabels, Counter>
     private let requestDuration: MetricFamily<RouteLabels, Histogram>
     private let cacheLookups: MetricFamily<CacheLabels, Counter>
@@ -41,6 +43,7 @@ public final class GatewayMetrics: Sendable {
         auth = AuthMetrics(registry: registry)
         sharedCache = SharedCacheMetrics(registry: registry)
         writes = WriteMetrics(registry: registry)
+        hooks = HookMetrics(registry: registry)
         requests = registry.counter(
             "rds_gateway_http_requests_total", help: "HTTP requests answered, by route template, method and status.",
             labels: RequestLabels.self)

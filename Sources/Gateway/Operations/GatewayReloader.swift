@@ -51,6 +51,7 @@ public actor GatewayReloader {
                 configuration: configuration, clock: old.clock, logger: logger, reusing: old)
             handler.install(container)
             old.retireCredentials(replacedBy: container)
+            old.retireRefreshers(replacedBy: container)
             let before = Set(old.configuration.repositoryNames)
             let after = configuration.repositoryNames
             let report = ReloadReport(

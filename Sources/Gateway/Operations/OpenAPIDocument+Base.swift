@@ -166,13 +166,15 @@ extension OpenAPIDocument {
             },
             "/admin/repositories/{name}/cache": {
               "delete": {
-                "summary": "Purge one resource (all its variants) or, without `path`, the whole repository",
+                "summary": "Purge one resource (all its variants), the resources carrying a tag, or, without `path` and `tag`, the whole repository; hard or soft",
                 "operationId": "purge",
                 "tags": ["admin"],
                 "security": [{}, {"adminToken": []}],
                 "parameters": [
                   {"$ref": "#/components/parameters/RepositoryName"},
-                  {"name": "path", "in": "query", "required": false, "description": "The resource's path and query, as a client requests it.", "schema": {"type": "string"}}
+                  {"name": "path", "in": "query", "required": false, "description": "The resource's path and query, as a client requests it.", "schema": {"type": "string"}},
+                  {"name": "tag", "in": "query", "required": false, "description": "Purge every resource carrying this tag (the repository's tag field, `Surrogate-Key` by default).", "schema": {"type": "string"}},
+                  {"name": "soft", "in": "query", "required": false, "description": "`true` marks the resources stale instead of dropping them: the next read revalidates while serving them.", "schema": {"type": "string", "enum": ["true", "false"]}}
                 ],
                 "responses": {
                   "200": {"description": "Purged.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Purged"}}}},
@@ -239,6 +241,44 @@ extension OpenAPIDocument {
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "403": {"$ref": "#/components/responses/Forbidden"},
                   "404": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/events": {
+              "get": {
+                "summary": "Server-Sent Events of many resources on one stream: each topic a path or a route template; ids, retry, resume with Last-Event-ID (or lastEventID) from a bounded buffer, a refetch event when it cannot",
+                "operationId": "events",
+                "tags": ["live"],
+                "parameters": [
+                  {"name": "topic", "in": "query", "required": true, "description": "A resource path (`/weather/paris`) or a route template (`/weather/{city}`); repeat for more (at most 1024).", "schema": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "style": "form", "explode": true},
+                  {"name": "lastEventID", "in": "query", "required": false, "description": "Resume after this event id (for EventSource, which cannot set Last-Event-ID on its first request).", "schema": {"type": "string"}},
+                  {"name": "Last-Event-ID", "in": "header", "required": false, "description": "Resume after this event id.", "schema": {"type": "string"}}
+                ],
+                "responses": {
+                  "200": {"description": "The event stream (`id:`, `event: initialized|loading|loaded|failed|refetch`, one JSON `data:` line with `path` and `repository`).", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                  "400": {"$ref": "#/components/responses/Problem"},
+                  "405": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
+            "/hooks/{repository}": {
+              "post": {
+                "summary": "The upstream's change notification: refresh, invalidate or soft-purge resources by path or tag; signed with HMAC-SHA256",
+                "operationId": "hook",
+                "tags": ["live"],
+                "parameters": [
+                  {"name": "repository", "in": "path", "required": true, "description": "A repository with a hook secret.", "schema": {"type": "string"}},
+                  {"name": "X-RDS-Timestamp", "in": "header", "required": true, "description": "Unix time in seconds; within the hook's window of the gateway's clock.", "schema": {"type": "string"}},
+                  {"name": "X-RDS-Signature", "in": "header", "required": true, "description": "`sha256=` and the hex HMAC-SHA256 of `<timestamp>.<body>` under the hook secret.", "schema": {"type": "string"}}
+                ],
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChangeRequest"}}}},
+                "responses": {
+                  "200": {"description": "Applied.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HookAnswer"}}}},
+                  "400": {"$ref": "#/components/responses/Problem"},
+                  "401": {"$ref": "#/components/responses/Problem"},
+                  "404": {"$ref": "#/components/responses/Problem"},
+                  "405": {"$ref": "#/components/responses/Problem"},
+                  "500": {"$ref": "#/components/responses/Problem"}
                 }
               }
             }
@@ -319,6 +359,11 @@ extension OpenAPIDocument {
                   "cached": {"oneOf": [{"$ref": "#/components/schemas/StoredValue"}, {"type": "null"}]},
                   "error": {"$ref": "#/components/schemas/ErrorLink"},
                   "variants": {"type": "array", "items": {"$ref": "#/components/schemas/ResourceState"}},
+                  "source": {"enum": ["memory", "disk", "upstream", null]},
+                  "expiresAt": {"type": ["string", "null"]},
+                  "nextRefreshAt": {"type": ["string", "null"]},
+                  "waiters": {"type": "integer", "minimum": 0},
+                  "tags": {"type": "array", "items": {"type": "string"}},
                   "fields": {"type": "object", "additionalProperties": {"type": "string"}},
                   "write": {"$ref": "#/components/schemas/WriteState"},
                   "delete": {"$ref": "#/components/schemas/WriteState"}
@@ -346,7 +391,21 @@ extension OpenAPIDocument {
               "Purged": {
                 "type": "object",
                 "required": ["repository", "purged"],
-                "properties": {"repository": {"type": "string"}, "purged": {"type": "string"}}
+                "properties": {"repository": {"type": "string"}, "purged": {"type": "string"}, "count": {"type": "integer", "minimum": 0}, "soft": {"type": "boolean"}}
+              },
+              "ChangeRequest": {
+                "type": "object",
+                "required": ["action"],
+                "properties": {
+                  "action": {"enum": ["refresh", "invalidate", "soft-purge"]},
+                  "paths": {"type": "array", "items": {"type": "string"}},
+                  "tags": {"type": "array", "items": {"type": "string"}}
+                }
+              },
+              "HookAnswer": {
+                "type": "object",
+                "required": ["id", "repository", "action", "affected"],
+                "properties": {"id": {"type": "string"}, "repository": {"type": "string"}, "action": {"type": "string"}, "affected": {"type": "integer", "minimum": 0}}
               },
               "Problem": {
                 "type": "object",

@@ -33,6 +33,8 @@ public enum GatewayErrorKind: String, Sendable {
     case pendingDelete = "pending_delete"
     /// No queued write by that id (404).
     case writeNotFound = "write_not_found"
+    /// A webhook request without a valid signature, or with a timestamp outside the window (401).
+    case hookUnauthorized = "hook_unauthorized"
 
     /// The HTTP status answered for this kind.
     public var status: Int {
@@ -40,7 +42,7 @@ public enum GatewayErrorKind: String, Sendable {
         case .routeNotFound, .repositoryNotFound, .pendingDelete, .writeNotFound: 404
         case .methodNotAllowed: 405
         case .pathTraversal, .badRequest: 400
-        case .unauthorized: 401
+        case .unauthorized, .hookUnauthorized: 401
         case .forbidden, .demoForbidden: 403
         case .idempotencyInFlight: 409
         case .reloadFailed, .idempotencyMismatch: 422

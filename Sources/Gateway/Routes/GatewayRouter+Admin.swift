@@ -49,19 +49,16 @@ extension GatewayRouter {
         switch action {
         case .state:
             guard let key else { return refuse(.badRequest, "state needs ?path=", path: path) }
-            var object = ResourceStateJSON.object(repository.state(of: key))
-            object["key"] = key.description
-            for kind in WriteKind.allCases {
-                object[kind.rawValue] = WriteStateJSON.object(repository.writeState(kind, of: key))
-            }
+            var object = await stateReport(of: key, in: repository, route: route)
             let variants = route.variants.variants(of: key).filter { $0 != key }
             if !variants.isEmpty {
-                object["variants"] = Self.sortedForDisplay(variants).map { variant in
-                    var entry = ResourceStateJSON.object(repository.state(of: variant))
-                    entry["key"] = variant.description
+                var reports: [[String: Any]] = []
+                for variant in Self.sortedForDisplay(variants) {
+                    var entry = await stateReport(of: variant, in: repository, route: route)
                     entry["fields"] = Self.displayedFields(of: variant)
-                    return entry
+                    reports.append(entry)
                 }
+                object["variants"] = reports
             }
             return JSONResponse.make(object)
         case .refresh:
@@ -85,16 +82,34 @@ extension GatewayRouter {
             response.headers.add(name: "X-Refreshed-Variants", value: String(variants.count))
             return response
         case .cache:
-            do {
-                if let key {
-                    for variant in [key] + route.variants.variants(of: key) { try await repository.purge(variant) }
-                } else {
-                    try await repository.purgeAll()
-                }
-                return JSONResponse.make(["repository": name, "purged": key?.description ?? "all"])
-            } catch {
-                return ProblemResponse.make(error, path: path, repository: name)
+            return await purge(query: query, key: key, route: route, in: repository, path: path)
+        }
+    }
+
+    /// `DELETE …/cache[?path=…|?tag=…][&soft=true]`: drops (or, soft, marks stale) one resource
+    /// with its variants, the resources carrying a tag, or the whole repository, and says how many.
+    private func purge(
+        query: QueryItems, key: ResourceKey?, route: RepositoryRoute,
+        in repository: Repository<ResourceKey, Representation>, path: Substring
+    ) async -> HTTPResponse {
+        let soft = query["soft"] == "true"
+        let tag = query["tag"]
+        let name = route.name
+        do {
+            guard key != nil || tag != nil else {
+                if soft { return refuse(.badRequest, "a soft purge needs ?path= or ?tag=", path: path) }
+                try await repository.purgeAll()
+                return JSONResponse.make(["repository": name, "purged": "all"])
             }
+            guard case .success(let keys) = keys(paths: [], tags: tag.map { [$0] } ?? [], route: route) else {
+                return refuse(.badRequest, "bad purge", path: path)
+            }
+            let named = key.map { [$0] + route.variants.variants(of: $0).filter { $0 != key } } ?? []
+            let count = try await apply(soft ? .softPurge : .invalidate, to: named + keys, in: repository)
+            let purged = key?.description ?? "tag \(tag ?? "")"
+            return JSONResponse.make(["repository": name, "purged": purged, "count": count, "soft": soft])
+        } catch {
+            return ProblemResponse.make(error, path: path, repository: name)
         }
     }
 

@@ -19,8 +19,11 @@ extension GatewayRouter {
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
         switch request.method {
         case .get where Self.wantsEvents(request):
-            return events(of: key, in: repository)
+            let response = events(of: key, in: repository, request: request)
+            container.refresher(named: route.name)?.noteSubscribed(key)
+            return response
         case .get, .head:
+            container.refresher(named: route.name)?.noteRead(key)
             if let pending = container.outboxes[route.name]?.newestPending(for: key) {
                 return pendingAnswer(pending, path: path, repository: route.name)
             }
@@ -50,7 +53,7 @@ extension GatewayRouter {
                     value: stored.value, entry: stored, cacheStatus: stored.isFresh(at: now) ? .hit : .stale)
                 return RepositoryResponse.make(
                     answer, request: request, now: now, downstreamCacheControl: downstream,
-                    heuristic: route.settings.isHeuristic(stored.value))
+                    heuristic: route.settings.isHeuristic(stored.value), hiddenField: route.settings.hiddenTagField)
             }
         }
         if directives.onlyIfCached {
@@ -68,7 +71,7 @@ extension GatewayRouter {
             }
             return RepositoryResponse.make(
                 answer, request: request, now: container.clock.now, forwardedOnRequest: revalidate,
-                downstreamCacheControl: downstream, heuristic: route.settings.isHeuristic(answer.value))
+                downstreamCacheControl: downstream, heuristic: route.settings.isHeuristic(answer.value), hiddenField: route.settings.hiddenTagField)
         } catch {
             return failure(error, path: request.path, route: route, forward: "fwd=miss")
         }
@@ -84,17 +87,5 @@ extension GatewayRouter {
             return RepositoryResponse.uncached(reply.representation, forward: forward, stored: false)
         }
         return ProblemResponse.make(error, path: path, repository: route.name, element: element)
-    }
-
-    /// Server-Sent Events of the states of `key`: the current state first, then each change,
-    /// until the client goes away, with a heartbeat comment while nothing changes. Each state is
-    /// rendered once for all subscribers; a slow one skips to the newest (see ``EventFanOut``).
-    func events(of key: ResourceKey, in repository: Repository<ResourceKey, Representation>) -> HTTPResponse {
-        let body = container.events.subscribe(
-            to: key, states: { repository.states(of: key) }, writes: { repository.writeEvents(of: key) })
-        let headers: HTTPHeaders = [
-            "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
-        ]
-        return HTTPResponse(status: 200, headers: headers, body: .stream(body))
     }
 }

@@ -53,10 +53,11 @@ public struct GatewayRouter: HTTPHandler {
                 age: entry.age(at: now), timeToLive: entry.timeToLive(at: now), mustRevalidate: entry.mustRevalidate)
             guard verdict == .useStored else { return nil }
         }
+        container.refresher(named: route.name)?.noteRead(key)
         return RepositoryResponse.make(
             answer, request: request, now: container.clock.now,
             downstreamCacheControl: route.settings.downstreamCacheControl,
-            heuristic: route.settings.isHeuristic(answer.value))
+            heuristic: route.settings.isHeuristic(answer.value), hiddenField: route.settings.hiddenTagField)
     }
 
     /// Answers any request. Problem bodies show their whole error chain only to callers that pass
@@ -78,6 +79,8 @@ public struct GatewayRouter: HTTPHandler {
             return Self.health
         }
         if path == "/admin" || path.hasPrefix("/admin/") { return await admin(request) }
+        if path.hasPrefix("/hooks/") { return await hook(request) }
+        if path == "/events" { return multiTopicEvents(request) }
         if let demo, path.hasPrefix("/__demo/") {
             if let refusal = adminAccess.demoRefusal(for: request) { return ProblemResponse.make(refusal, path: path) }
             return await demo.handle(request)
@@ -118,6 +121,8 @@ public struct GatewayRouter: HTTPHandler {
             return RouteClassification(route: String(path))
         }
         if path.hasPrefix("/admin/") { return RouteClassification(route: "/admin") }
+        if path.hasPrefix("/hooks/") { return RouteClassification(route: "/hooks/{repository}") }
+        if path == "/events" { return RouteClassification(route: "/events") }
         if demo != nil, path.hasPrefix("/__demo/") { return RouteClassification(route: "/__demo") }
         guard case .success(let (route, _)) = matchOrReject(path, capturing: false) else { return .unmatched }
         return RouteClassification(route: route.settings.route, repository: route.name)

@@ -26,6 +26,11 @@ struct QueryItems: Sendable {
         items.first { Self.decode($0.name) == name }.map { Self.decode($0.value) }
     }
 
+    /// The decoded values of every parameter whose decoded name is `name`, in order.
+    func values(named name: String) -> [String] {
+        items.filter { Self.decode($0.name) == name }.map { Self.decode($0.value) }
+    }
+
     /// Percent-decodes a query component, reading `+` as a space.
     static func decode(_ component: Substring) -> String {
         component.replacingOccurrences(of: "+", with: " ").removingPercentEncodingOrSelf

@@ -13,13 +13,15 @@ enum RepositoryResponse {
 
     /// The response for `answer` to `request` at `now`; `forwardedOnRequest` is `true` when the
     /// client asked for revalidation (`no-cache`); `downstreamCacheControl`, when set, replaces
-    /// the upstream's `Cache-Control`; `heuristic` adds `detail=heuristic` to `Cache-Status`.
+    /// the upstream's `Cache-Control`; `heuristic` adds `detail=heuristic` to `Cache-Status`;
+    /// `hiddenField` (the repository's tag field) is removed.
     static func make(
         _ answer: RepositoryAnswer<Representation>, request: HTTPRequest, now: Date, forwardedOnRequest: Bool = false,
-        downstreamCacheControl: String? = nil, heuristic: Bool = false
+        downstreamCacheControl: String? = nil, heuristic: Bool = false, hiddenField: String? = nil
     ) -> HTTPResponse {
         let representation = answer.value
         var headers = representation.headers
+        if let hiddenField { headers.remove(hiddenField) }
         if let entry = answer.entry {
             headers.remove("Set-Cookie")
             headers["Age"] = String(max(0, Int(entry.age(at: now))))

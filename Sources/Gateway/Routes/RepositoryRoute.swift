@@ -56,4 +56,22 @@ public final class RepositoryRoute: Sendable {
         guard case .matched(let captures) = template.match(request.path) else { return nil }
         return key(captures: captures, query: request.query, headers: headers)
     }
+
+    /// The path (and query) a client requests `key` by: the key's upstream target when the
+    /// upstream path is the route, else the route filled with what the upstream template captured.
+    public func clientPath(of key: ResourceKey) -> String {
+        guard settings.upstreamPath != settings.route else { return key.target }
+        let upstreamPath = settings.upstreamPath.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        guard let upstreamTemplate = try? RouteTemplate(parsing: upstreamPath),
+            case .matched(let captures) = upstreamTemplate.match(key.path[...])
+        else { return key.target }
+        let segments = template.segments.map { segment -> String in
+            switch segment {
+            case .literal(let text): text
+            case .variable(let name), .catchAll(let name): captures[name] ?? ""
+            }
+        }
+        let path = "/" + segments.joined(separator: "/")
+        return key.query.isEmpty ? path : path + "?" + key.query
+    }
 }

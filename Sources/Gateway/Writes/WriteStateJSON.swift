@@ -2,7 +2,8 @@ import Foundation
 import RDS
 
 /// Renders a resource's write or delete process state as JSON: the `write` and `delete` members
-/// of the admin `state` answer and the `event: write` / `event: delete` Server-Sent Events.
+/// of the admin `state` answer and the data of the `event: write` / `event: delete` Server-Sent
+/// Events (see ``EventHub``).
 ///
 /// `{"state":"failed","at":"…","element":{"method":"PUT","contentType":…,"size":…,"excerpt":…,
 /// "truncated":false,"idempotencyKey":…},"error":{"code":"write_failed",…}}`; `succeeded` has the
@@ -28,13 +29,5 @@ enum WriteStateJSON {
             object["element"] = element.map { WrittenElement($0).jsonObject } ?? NSNull()
         }
         return object
-    }
-
-    /// One Server-Sent Event: `event: write` or `event: delete` and a one-line `data:` JSON.
-    static func event(_ event: WriteEvent<Representation>) -> [UInt8] {
-        let data = try? JSONSerialization.data(
-            withJSONObject: object(event.state), options: [.sortedKeys, .withoutEscapingSlashes])
-        let bytes = data.map(Array.init) ?? Array(#"{"state":"unencodable"}"#.utf8)
-        return Array("event: \(event.kind.rawValue)\ndata: ".utf8) + bytes + Array("\n\n".utf8)
     }
 }

@@ -100,6 +100,14 @@ public enum FileEntryFormat {
         }
     }
 
+    /// The key bytes a file's `bytes` hold, unvalidated (``decode(_:keyBytes:)`` checks them), or
+    /// `nil` when the header does not describe them.
+    static func keyBytes(in bytes: [UInt8]) -> [UInt8]? {
+        guard let size = fileSize(header: Array(bytes.prefix(headerSize))), size == bytes.count else { return nil }
+        let length = bytes.withUnsafeBytes { Int(readUInt64($0, at: 8)) }
+        return Array(bytes[headerSize..<(headerSize + length)])
+    }
+
     /// Validates `bytes` and returns the entry they hold if it belongs to `keyBytes`.
     public static func decode(_ bytes: [UInt8], keyBytes: [UInt8]) -> Decoded {
         do {

@@ -1,5 +1,5 @@
 /// SHA-256 (FIPS 180-4), used to name ``FileDatastore`` files and shared-level keys by their key (and
-/// by the gateway to fingerprint requests).
+/// by the gateway to fingerprint requests and for HMAC-SHA256 webhook signatures).
 ///
 /// Written here because RDS has no dependencies; the digest of the same bytes is the same in
 /// every process and on every run, unlike `hashValue`.

@@ -19,6 +19,8 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
     }
 
     private let registry = Mutex(Registry())
+    /// Called with every published state, under the registry's lock (so in publishing order).
+    private let observers = Mutex<[@Sendable (Key, ResourceState<Value>) -> Void]>([])
     /// The buffer size given to each new broadcaster.
     public let bufferSize: Int
     /// The bound on the number of keys whose last failure is remembered.
@@ -68,6 +70,13 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
         }
     }
 
+    /// Calls `observer` with every state published from now on, of every key, in publishing order
+    /// (`publishToAll` reports it for each key with a live broadcaster). The observer runs under
+    /// the registry's lock: it must be quick and never call back into the registry.
+    public func observe(_ observer: @escaping @Sendable (Key, ResourceState<Value>) -> Void) {
+        registry.withLock { _ in observers.withLock { $0.append(observer) } }
+    }
+
     /// Publishes `state` for `key`; a broadcaster that is idle afterwards is dropped, and none is
     /// created for a state other than `.loading` when nobody listens. A `.failed` state is
     /// remembered; any other state but `.loading` forgets the key's failure.
@@ -82,6 +91,7 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
             case .initialized, .loaded:
                 registry.failures.removeValue(for: key)
             }
+            for observer in observers.withLock({ $0 }) { observer(key, state) }
             if let broadcaster = registry.broadcasters[key] {
                 broadcaster.publish(state)
                 if broadcaster.isIdle { registry.broadcasters[key] = nil }
@@ -96,7 +106,9 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
     public func publishToAll(_ state: ResourceState<Value>) {
         registry.withLock { registry in
             registry.failures.removeAll()
+            let observers = observers.withLock { $0 }
             for (key, broadcaster) in registry.broadcasters {
+                for observer in observers { observer(key, state) }
                 broadcaster.publish(state)
                 if broadcaster.isIdle { registry.broadcasters[key] = nil }
             }

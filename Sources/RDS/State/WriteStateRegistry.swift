@@ -16,6 +16,8 @@ public final class WriteStateRegistry<Key: Hashable & Sendable, Value: Sendable>
     }
 
     private let registry = Mutex(Registry())
+    /// Called with every published event, under the registry's lock (so in publishing order).
+    private let observers = Mutex<[@Sendable (Key, WriteEvent<Value>) -> Void]>([])
     /// How many keys' states are remembered.
     public let maxRememberedKeys: Int
     /// How many events each subscriber buffers.
@@ -38,6 +40,12 @@ public final class WriteStateRegistry<Key: Hashable & Sendable, Value: Sendable>
         registry.withLock { $0.states.value(for: key, markUsed: false)?[kind] } ?? .initial
     }
 
+    /// Calls `observer` with every event published from now on, of every key, in publishing order.
+    /// The observer runs under the registry's lock: it must be quick and never call back into it.
+    public func observe(_ observer: @escaping @Sendable (Key, WriteEvent<Value>) -> Void) {
+        registry.withLock { _ in observers.withLock { $0.append(observer) } }
+    }
+
     /// Makes `state` the `kind` process state of `key` and delivers it to the key's subscribers.
     public func publish(_ state: WriteState<Value>, _ kind: WriteKind, for key: Key) {
         registry.withLock { registry in
@@ -46,6 +54,7 @@ public final class WriteStateRegistry<Key: Hashable & Sendable, Value: Sendable>
             registry.states.setValue(states, cost: 1, for: key)
             while registry.states.count > maxRememberedKeys { registry.states.removeOldest() }
             let event = WriteEvent(kind: kind, state: state)
+            for observer in observers.withLock({ $0 }) { observer(key, event) }
             for continuation in registry.subscribers[key]?.values ?? [:].values { continuation.yield(event) }
         }
     }

@@ -10,6 +10,8 @@ final class EndToEndEventStream: Sendable {
     struct Event: Sendable, Equatable {
         let name: String
         let data: String
+        /// The event's `id:`, if it had one.
+        var id: String?
     }
 
     private let descriptor: Int32
@@ -18,9 +20,10 @@ final class EndToEndEventStream: Sendable {
     >(("", [], false))
 
     /// Subscribes to `target` on the gateway at `port`.
-    init(_ target: String, port: Int) throws {
-        descriptor = try EndToEndClient.connect(
-            .get, target, port: port, headers: ["Accept": "text/event-stream"], body: "")
+    init(_ target: String, port: Int, headers: HTTPHeaders = [:]) throws {
+        var headers = headers
+        headers["Accept"] = "text/event-stream"
+        descriptor = try EndToEndClient.connect(.get, target, port: port, headers: headers, body: "")
         let descriptor = descriptor
         Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 8_192)
@@ -38,12 +41,16 @@ final class EndToEndEventStream: Sendable {
         let text = state.withLock { $0.text }
         var events: [Event] = []
         var name: String?
+        var id: String?
         for line in text.split(separator: "\r\n").flatMap({ $0.split(separator: "\n") }) {
-            if line.hasPrefix("event: ") {
+            if line.hasPrefix("id: ") {
+                id = String(line.dropFirst(4))
+            } else if line.hasPrefix("event: ") {
                 name = String(line.dropFirst(7))
             } else if line.hasPrefix("data: "), let current = name {
-                events.append(Event(name: current, data: String(line.dropFirst(6))))
+                events.append(Event(name: current, data: String(line.dropFirst(6)), id: id))
                 name = nil
+                id = nil
             }
         }
         return events
@@ -57,6 +64,17 @@ final class EndToEndEventStream: Sendable {
         await withCheckedContinuation { continuation in
             state.withLock { $0.waiters.append((count, continuation)) }
             resumeDue()
+        }
+    }
+
+    /// Returns once the newest event satisfies `condition` (a slow reader may skip states, so
+    /// tests of live changes wait for the state they expect rather than for a count).
+    func waitForLast(_ condition: (Event) -> Bool) async {
+        var seen = events.count
+        while !(events.last.map(condition) ?? false) {
+            seen += 1
+            await waitForEvents(seen)
+            seen = events.count
         }
     }
 

@@ -70,7 +70,9 @@ struct EndToEndGateway {
     }
 
     /// Subscribes to the Server-Sent Events of `target`.
-    func subscribe(_ target: String) throws -> EndToEndEventStream { try EndToEndEventStream(target, port: port) }
+    func subscribe(_ target: String, headers: HTTPHeaders = [:]) throws -> EndToEndEventStream {
+        try EndToEndEventStream(target, port: port, headers: headers)
+    }
 
     /// Stops the gateway.
     func stop() async {

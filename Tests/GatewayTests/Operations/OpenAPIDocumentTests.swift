@@ -24,6 +24,7 @@ struct OpenAPIDocumentTests {
             (OperationsHandler<GatewayRouter>.metricsPath, "get"), (OperationsHandler<GatewayRouter>.metricsPath, "head"),
         ]
         expected += AdminEndpoint.all.map { ($0.template, $0.method.rawValue.lowercased()) }
+        expected += [("/hooks/{repository}", "post"), ("/events", "get")]
         for route in routes {
             expected += route.settings.methods.map { (OpenAPIDocument.path(of: route.template), $0.lowercased()) }
         }

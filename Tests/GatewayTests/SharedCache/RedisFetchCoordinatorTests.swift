@@ -33,15 +33,16 @@ struct RedisFetchCoordinatorTests {
         try await RedisDatastore<String, String>(repository: "items", shared: a, clock: clock, retention: 0)
             .save(CacheEntry(value: "v", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
         await release()
+        let released = ContinuousClock.now
         guard case .waited = await waiting.value else {
             Issue.record("the waiter was not told to read the stored answer")
             return
         }
         #expect(b.statistics.leaseWaits == 1)
-        // The lease is marked done for a second: a late comer reads the answer without waiting.
-        guard case .waited = await waiter.acquire("k") else {
-            Issue.record("a late comer took the lease again")
-            return
+        // The lease is marked done for a second: a late comer reads the answer without waiting
+        // (on a machine too loaded to ask within that second, the mark has rightly expired).
+        if case .granted = await waiter.acquire("k"), ContinuousClock.now - released < .milliseconds(900) {
+            Issue.record("a late comer took the lease again while it was marked done")
         }
         a.stop()
         b.stop()

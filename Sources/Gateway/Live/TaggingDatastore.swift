@@ -1,0 +1,48 @@
+import RDS
+
+/// A repository's datastore that keeps its ``TagIndex`` up to date: every entry stored or read
+/// is indexed under the tags its answer names (``TagField``), every entry removed is forgotten.
+struct TaggingDatastore: Datastore, PeekableDatastore {
+    /// The datastore holding the entries.
+    let wrapped: any Datastore<ResourceKey, Representation>
+    /// The index it keeps.
+    let index: TagIndex
+    /// The answer field naming the tags.
+    let field: String
+    private let peekable: (any PeekableDatastore<ResourceKey, Representation>)?
+
+    /// Indexes what `wrapped` stores in `index`, reading tags from `field`.
+    init(wrapping wrapped: any Datastore<ResourceKey, Representation>, index: TagIndex, field: String) {
+        self.wrapped = wrapped
+        self.index = index
+        self.field = field
+        self.peekable = wrapped as? any PeekableDatastore<ResourceKey, Representation>
+    }
+
+    func get(_ key: ResourceKey) async throws -> CacheEntry<Representation>? {
+        let entry = try await wrapped.get(key)
+        if let entry, index.tags(of: key) == nil {
+            index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
+        }
+        return entry
+    }
+
+    func save(_ entry: CacheEntry<Representation>, for key: ResourceKey) async throws {
+        try await wrapped.save(entry, for: key)
+        index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
+    }
+
+    func delete(_ key: ResourceKey) async throws {
+        try await wrapped.delete(key)
+        index.remove(key)
+    }
+
+    func deleteAll() async throws {
+        try await wrapped.deleteAll()
+        index.removeAll()
+    }
+
+    func peek(_ key: ResourceKey) -> CacheEntry<Representation>? {
+        peekable?.peek(key)
+    }
+}

@@ -1,0 +1,38 @@
+import HTTP1
+import Testing
+
+@testable import Gateway
+
+struct TagIndexTests {
+    private func key(_ id: String) -> ResourceKey { ResourceKey(repository: "items", path: "/items/\(id)") }
+
+    @Test func tagField_SplitsOnSpacesAndCommas_OnceEach() {
+        let headers: HTTPHeaders = ["Surrogate-Key": "a b  a", "Cache-Tag": "x,y, z"]
+        #expect(TagField.tags(in: headers, field: "Surrogate-Key") == ["a", "b"])
+        #expect(TagField.tags(in: headers, field: "cache-tag") == ["x", "y", "z"])
+        #expect(TagField.tags(in: headers, field: "X-None").isEmpty)
+    }
+
+    @Test func index_FindsKeysByTag_AndForgetsReplacedAndRemovedOnes() {
+        let index = TagIndex(maxEntries: 100)
+        index.set(["red", "big"], for: key("1"))
+        index.set(["red"], for: key("2"))
+        #expect(index.keys(taggedWith: "red") == [key("1"), key("2")])
+        index.set(["blue"], for: key("1"))
+        #expect(index.keys(taggedWith: "red") == [key("2")])
+        #expect(index.keys(taggedWith: "big").isEmpty)
+        index.remove(key("2"))
+        #expect(index.keys(taggedWith: "red").isEmpty)
+        #expect(index.count == 1)
+        index.removeAll()
+        #expect(index.count == 0)
+    }
+
+    @Test func index_StaysWithinItsBound() {
+        let index = TagIndex(maxEntries: 10)
+        for id in 0..<20 { index.set(["t\(id)", "all"], for: key("\(id)")) }
+        #expect(index.count <= 10)
+        #expect(index.forgottenCount == 15)
+        #expect(index.keys(taggedWith: "all").count == 5)
+    }
+}
