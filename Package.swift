@@ -36,3 +36,10 @@ for target in package.targets {
         .enableUpcomingFeature("ExistentialAny"),
     ]
 }
+
+// Release builds let generic code of one module (RDS's repository and datastores, HTTP1's
+// server) be specialised in the modules that use it, instead of going through runtime generic
+// metadata on every request (see README, Performance).
+for target in package.targets where target.type != .test {
+    target.swiftSettings! += [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+}

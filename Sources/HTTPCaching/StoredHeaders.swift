@@ -10,21 +10,23 @@ public enum StoredHeaders {
     /// in place (all of a name's lines at the first one's position); fields new to the response
     /// are appended in `newer`'s order. Hop-by-hop fields are the caller's to drop beforehand.
     public static func updated(_ stored: HTTPHeaders, with newer: HTTPHeaders) -> HTTPHeaders {
-        let replacing = newer.fields.filter { !keptFromStored.contains($0.name.lowercased()) }
-        let names = Set(replacing.map { $0.name.lowercased() })
+        // Every name lowered once (this runs on every revalidation).
+        let replacing = newer.fields.map { (field: $0, name: $0.name.lowercased()) }
+            .filter { !keptFromStored.contains($0.name) }
+        let byName = Dictionary(grouping: replacing, by: \.name)
         var placed: Set<String> = []
         var result: [(name: String, value: String)] = []
         for field in stored.fields {
             let name = field.name.lowercased()
-            guard names.contains(name) else {
+            guard let replacements = byName[name] else {
                 result.append(field)
                 continue
             }
             if placed.insert(name).inserted {
-                result += replacing.filter { $0.name.lowercased() == name }
+                result += replacements.map(\.field)
             }
         }
-        result += replacing.filter { !placed.contains($0.name.lowercased()) }
+        result += replacing.filter { !placed.contains($0.name) }.map(\.field)
         return HTTPHeaders(result)
     }
 }

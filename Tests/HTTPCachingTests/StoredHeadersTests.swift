@@ -21,6 +21,18 @@ struct StoredHeadersTests {
         #expect(updated["Content-Length"] == "2")
     }
 
+    @Test func updated_KeepsTheNewerOrder_ForRepeatedAndNewNames() {
+        let stored = HTTPHeaders([(name: "Vary", value: "x"), (name: "ETag", value: "\"v1\"")])
+        let newer = HTTPHeaders([
+            (name: "X-A", value: "1"), (name: "vary", value: "a"), (name: "X-B", value: "2"), (name: "x-a", value: "3"),
+            (name: "Vary", value: "b"),
+        ])
+        let updated = StoredHeaders.updated(stored, with: newer)
+        #expect(updated.fields.map { "\($0.name)=\($0.value)" } == [
+            "vary=a", "Vary=b", "ETag=\"v1\"", "X-A=1", "X-B=2", "x-a=3",
+        ])
+    }
+
     @Test func updated_WithNothingNew_IsTheStoredFields() {
         let stored: HTTPHeaders = ["ETag": "\"v1\"", "X-A": "1"]
         #expect(StoredHeaders.updated(stored, with: [:]) == stored)

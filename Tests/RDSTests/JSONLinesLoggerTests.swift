@@ -106,4 +106,22 @@ struct JSONLinesLoggerTests {
         let object = try Self.object(try #require(lines.all.first))
         #expect(object["time"] as? String == expected)
     }
+
+    /// The calendar part is worked out once per second and reused: lines within a second, in the
+    /// next one and back in an earlier one each carry their own time.
+    @Test func log_FormatsEachLinesOwnTime_WhenSecondsRepeatAndChange() throws {
+        let clock = ManualClock(start: Self.start + 0.25)
+        let lines = Lines()
+        let logger = JSONLinesLogger(minimumLevel: .debug, clock: clock, write: lines.append)
+        for step in [0.5, 1.0, 3_600, -3_601.25] {
+            logger.log(.info, "tick", [:])
+            clock.advance(by: step)
+        }
+        logger.log(.info, "tick", [:])
+        let times = try lines.all.map { try Self.object($0)["time"] as? String }
+        #expect(times == [
+            "2026-01-01T00:00:00.250Z", "2026-01-01T00:00:00.750Z", "2026-01-01T00:00:01.750Z",
+            "2026-01-01T01:00:01.750Z", "2026-01-01T00:00:00.500Z",
+        ])
+    }
 }

@@ -2,7 +2,7 @@ import HTTP1
 
 /// How requests reach one repository: its route, the upstream path template, and the cache-key
 /// rules that turn a matched request into a ``ResourceKey``.
-public struct RepositoryRoute: Sendable {
+public final class RepositoryRoute: Sendable {
     /// The repository's name.
     public let name: String
     /// Its settings from the configuration.

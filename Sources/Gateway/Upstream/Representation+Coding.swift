@@ -2,9 +2,10 @@ import HTTP1
 import RDS
 
 extension Representation: ByteCounted {
-    /// Body plus header bytes plus a small fixed overhead.
+    /// Body plus header bytes (twice: the fields, and their wire form kept for replay) plus a
+    /// small fixed overhead.
     public var byteCount: Int {
-        headers.fields.reduce(body.count + 48) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        headers.fields.reduce(body.count + 48) { $0 + 2 * ($1.name.utf8.count + $1.value.utf8.count + 4) }
     }
 }
 

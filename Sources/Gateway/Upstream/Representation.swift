@@ -7,7 +7,8 @@ import RDS
 /// Every end-to-end field survives, in the upstream's order (RFC 9110 §7.6.1): the hop-by-hop
 /// fields in ``hopByHopHeaderNames``, those the answer's `Connection` names, and the framing
 /// `Content-Length` (the server writes its own) are dropped when a representation is made.
-/// `Set-Cookie` is kept here, so it reaches the client on answers not served from cache, but it
+/// The kept fields carry their wire form (``HTTPHeaders/withSerializedFields()``), so that a
+/// response replaying them copies one buffer. `Set-Cookie` is kept here, so it reaches the client on answers not served from cache, but it
 /// is never stored: the encoded form leaves it out and ``RepositoryResponse`` never replays it.
 ///
 /// A representation also carries a *write*: for ``HTTPService/save(_:for:)`` set ``method`` to
@@ -37,11 +38,14 @@ public struct Representation: Sendable, Hashable {
             headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingWhitespace().lowercased() })
         self.status = status
+        // With their wire form made once: a cached representation's head is then copied, not
+        // rebuilt field by field, on every hit.
         self.headers = HTTPHeaders(
             headers.fields.filter {
                 let name = $0.name.lowercased()
                 return !Self.hopByHopHeaderNames.contains(name) && !named.contains(name)
-            })
+            }
+        ).withSerializedFields()
         self.body = body
         self.method = method
     }

@@ -4,6 +4,9 @@
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in order.
     public private(set) var fields: [(name: String, value: String)]
+    /// The wire form of the leading fields, while still true to them: appending keeps it,
+    /// removing one of the fields it stands for drops it.
+    private(set) var serialized: HTTPSerializedFields?
 
     /// Creates headers from fields.
     public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
@@ -31,8 +34,21 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Appends a field, keeping earlier ones of the same name.
     public mutating func add(name: String, value: String) { fields.append((name: name, value: value)) }
 
-    /// Removes every field named `name`.
-    public mutating func remove(_ name: String) { fields.removeAll { Self.equalsIgnoringCase($0.name, name) } }
+    /// Removes every field named `name` (without copying shared fields when there is none).
+    public mutating func remove(_ name: String) {
+        guard let first = fields.firstIndex(where: { Self.equalsIgnoringCase($0.name, name) }) else { return }
+        if let serialized, first < serialized.count { self.serialized = nil }
+        fields.removeAll { Self.equalsIgnoringCase($0.name, name) }
+    }
+
+    /// These headers with their wire form made now, for headers that are written many times: a
+    /// response carrying them (or them plus appended fields) gets its head by copying bytes.
+    /// Equality, hashing and every lookup are unchanged.
+    public func withSerializedFields() -> HTTPHeaders {
+        var headers = self
+        headers.serialized = HTTPSerializedFields(fields)
+        return headers
+    }
 
     /// `true` when a field named `name` is present.
     public func contains(_ name: String) -> Bool { fields.contains { Self.equalsIgnoringCase($0.name, name) } }
@@ -43,7 +59,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Iterates over the fields in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
-    /// Compares names and values in order; names ignore case.
+    /// Compares names and values in order; names ignore case (the wire form is not compared).
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { equalsIgnoringCase($0.name, $1.name) && $0.value == $1.value }
@@ -57,10 +73,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
-    /// ASCII case-insensitive comparison of two header names.
+    /// ASCII case-insensitive comparison of two header names, byte by byte over their storage
+    /// (this runs for every field on every lookup; most pairs differ in length and stop at once).
     static func equalsIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
-        let (a, b) = (lhs.utf8, rhs.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var (lhs, rhs) = (lhs, rhs)
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                for index in a.indices where a[index] != b[index] {
+                    let folded = a[index] | 0x20
+                    guard folded == b[index] | 0x20, folded >= 0x61, folded <= 0x7A else { return false }
+                }
+                return true
+            }
+        }
     }
 }

@@ -45,25 +45,29 @@ public enum HTTPSerializer {
         _ response: HTTPResponse, requestMethod: HTTPMethod, keepAlive: Bool, date: [UInt8] = HTTPDate.current()
     ) -> [UInt8] {
         let bodyCount: Int? = if case .bytes(let bytes) = response.body { bytes.count } else { nil }
+        let keepsHandlerLength = requestMethod == .head && bodyCount == 0
+        // The wire form of the leading fields, when the headers carry one (it drops every
+        // `Content-Length`, so not when a handler's own one is kept).
+        let serialized = keepsHandlerLength ? nil : response.headers.serialized
+        let fields = response.headers.fields[...]
+        let unserialized = fields.dropFirst(serialized?.count ?? 0)
         var out: [UInt8] = []
-        out.reserveCapacity(256)
-        out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
+        out.reserveCapacity(256 + (serialized?.bytes.count ?? 0))
+        if response.status == 200 {
+            out.append(contentsOf: statusLineOK)
+        } else {
+            out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
+        }
         appendTrustedField("Server", serverName, to: &out)
-        if let ownDate = response.headers["Date"] {
+        if let ownDate = serialized?.date ?? unserialized.first(where: { isDate($0.name) })?.value {
             appendField("Date", ownDate, to: &out)
         } else {
             out.append(contentsOf: "Date: ".utf8)
             out.append(contentsOf: date)
-            out.append(contentsOf: "\r\n".utf8)
+            appendLineEnd(to: &out)
         }
-        let keepsHandlerLength = requestMethod == .head && bodyCount == 0
-        for field in response.headers
-        where !isFraming(field.name, keepingLength: keepsHandlerLength)
-            && !HTTPHeaders.equalsIgnoringCase(field.name, "server")
-            && !HTTPHeaders.equalsIgnoringCase(field.name, "date")
-        {
-            appendField(field.name, field.value, to: &out)
-        }
+        if let serialized { out.append(contentsOf: serialized.bytes) }
+        appendFieldLines(unserialized, keepingLength: keepsHandlerLength, to: &out)
         if response.status >= 200, response.status != 204, response.status != 304 {
             if let bodyCount {
                 if !(keepsHandlerLength && response.headers.contains("content-length")) {
@@ -74,9 +78,30 @@ public enum HTTPSerializer {
             }
         }
         appendTrustedField("Connection", keepAlive ? "keep-alive" : "close", to: &out)
-        out.append(contentsOf: "\r\n".utf8)
+        appendLineEnd(to: &out)
         return out
     }
+
+    /// `fields` as a head carries them: each `name: value\r\n` in order, without `Server` and
+    /// `Date` (written in their own place) and the framing fields (see ``head(_:requestMethod:keepAlive:date:)``).
+    static func fieldLines(_ fields: ArraySlice<(name: String, value: String)>, keepingLength: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        appendFieldLines(fields, keepingLength: keepingLength, to: &out)
+        return out
+    }
+
+    private static func appendFieldLines(
+        _ fields: ArraySlice<(name: String, value: String)>, keepingLength: Bool, to out: inout [UInt8]
+    ) {
+        for field in fields
+        where !isFraming(field.name, keepingLength: keepingLength)
+            && !HTTPHeaders.equalsIgnoringCase(field.name, "server") && !isDate(field.name)
+        {
+            appendField(field.name, field.value, to: &out)
+        }
+    }
+
+    private static func isDate(_ name: String) -> Bool { HTTPHeaders.equalsIgnoringCase(name, "date") }
 
     /// One chunk of a chunked body in one buffer; empty input gives no bytes (an empty chunk
     /// would end the body).
@@ -142,9 +167,25 @@ public enum HTTPSerializer {
 
     /// `name: value\r\n` for fields the serializer itself composes.
     private static func appendTrustedField(_ name: String, _ value: String, to out: inout [UInt8]) {
-        out.append(contentsOf: name.utf8)
-        out.append(contentsOf: ": ".utf8)
-        out.append(contentsOf: value.utf8)
-        out.append(contentsOf: "\r\n".utf8)
+        appendUTF8(name, to: &out)
+        out.append(UInt8(ascii: ":"))
+        out.append(HTTPByte.space)
+        appendUTF8(value, to: &out)
+        appendLineEnd(to: &out)
+    }
+
+    /// `\r\n`, byte by byte (cheaper than appending a string's bytes).
+    private static func appendLineEnd(to out: inout [UInt8]) {
+        out.append(HTTPByte.cr)
+        out.append(HTTPByte.lf)
+    }
+
+    /// The status line of nearly every answer, made once.
+    private static let statusLineOK: [UInt8] = Array("HTTP/1.1 200 OK\r\n".utf8)
+
+    /// The bytes of `text`, copied from its storage in one go.
+    private static func appendUTF8(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 }

@@ -10,6 +10,10 @@ import Synchronization
 /// Lines ``JSONLinesLogger/writeToStandardError(_:)`` could not write, since the process started.
 private let failedWriteCount = Atomic<Int>(0)
 
+/// The second last written by ``JSONLinesLogger/appendTimestamp(_:to:)`` and its text up to the
+/// seconds (`YYYY-MM-DDTHH:MM:SS`): the calendar is worked out once per second, not per line.
+private let lastSecond = Mutex<(second: Double, text: [UInt8])>((.nan, []))
+
 /// A ``Logger`` that writes each event as one JSON object on one line (JSON Lines), by default to
 /// standard error.
 ///
@@ -67,10 +71,8 @@ public struct JSONLinesLogger: Logger {
         Self.appendString(event, to: &line)
         for (name, value) in fields {
             line.append(UInt8(ascii: ","))
-            switch name {
-            case "time", "level", "event": Self.appendString("field." + name, to: &line)
-            default: Self.appendString(name, to: &line)
-            }
+            let isEnvelope = name.utf8.count <= 5 && (name == "time" || name == "level" || name == "event")
+            Self.appendString(isEnvelope ? "field." + name : name, to: &line)
             line.append(UInt8(ascii: ":"))
             Self.appendValue(value, to: &line)
         }
@@ -124,25 +126,37 @@ public struct JSONLinesLogger: Logger {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Appends `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped.
+    /// Appends `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters
+    /// escaped. Runs between escapes are copied whole (most values need no escape at all).
     static func appendString(_ text: String, to line: inout [UInt8]) {
         line.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): line += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): line += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: line += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: line += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: line += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x08: line += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: line += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x00..<0x20:
-                line.append(contentsOf: "\\u00".utf8)
-                line += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-            default: line.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                appendEscape(byte, to: &line)
+                runStart = index + 1
             }
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         line.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the JSON escape of a quote, a backslash or a control character.
+    private static func appendEscape(_ byte: UInt8, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x0A: line.append(UInt8(ascii: "n"))
+        case 0x0D: line.append(UInt8(ascii: "r"))
+        case 0x09: line.append(UInt8(ascii: "t"))
+        case 0x08: line.append(UInt8(ascii: "b"))
+        case 0x0C: line.append(UInt8(ascii: "f"))
+        case 0x00..<0x20: line += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+        default: line.append(byte)
+        }
     }
 
     /// Appends `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds truncated; clamped to years 1 to 9999).
@@ -152,20 +166,27 @@ public struct JSONLinesLogger: Logger {
         let interval = raw.isFinite ? min(max(raw, yearOneToYear9999.lowerBound), yearOneToYear9999.upperBound) : 0
         let seconds = interval.rounded(.down)
         let milliseconds = min(999, max(0, Int(((interval - seconds) * 1_000).rounded(.down))))
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        appendDigits(Int(parts.tm_year) + 1900, width: 4, to: &line)
-        line.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mon) + 1, width: 2, to: &line)
-        line.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mday), width: 2, to: &line)
-        line.append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), width: 2, to: &line)
-        line.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_min), width: 2, to: &line)
-        line.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_sec), width: 2, to: &line)
+        if let text = lastSecond.withLock({ $0.second == seconds ? $0.text : nil }) {
+            line.append(contentsOf: text)
+        } else {
+            var text: [UInt8] = []
+            var time = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            appendDigits(Int(parts.tm_year) + 1900, width: 4, to: &text)
+            text.append(UInt8(ascii: "-"))
+            appendDigits(Int(parts.tm_mon) + 1, width: 2, to: &text)
+            text.append(UInt8(ascii: "-"))
+            appendDigits(Int(parts.tm_mday), width: 2, to: &text)
+            text.append(UInt8(ascii: "T"))
+            appendDigits(Int(parts.tm_hour), width: 2, to: &text)
+            text.append(UInt8(ascii: ":"))
+            appendDigits(Int(parts.tm_min), width: 2, to: &text)
+            text.append(UInt8(ascii: ":"))
+            appendDigits(Int(parts.tm_sec), width: 2, to: &text)
+            lastSecond.withLock { $0 = (seconds, text) }
+            line.append(contentsOf: text)
+        }
         line.append(UInt8(ascii: "."))
         appendDigits(milliseconds, width: 3, to: &line)
         line.append(UInt8(ascii: "Z"))

@@ -14,8 +14,14 @@ extension Repository {
         _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, recheckStore: Bool,
         allowStale: Bool
     ) async -> FlightOutcome<Value> {
-        if recheckStore, let stored = await storedEntry(for: key), stored.isFresh(at: store.clock.now) {
-            return Self.cachedOutcome(stored)
+        // Whether an entry may be stored for `key`: only then does an answer that may not be
+        // stored have one to drop (an uncacheable resource then costs no datastore write). With a
+        // coordinator, other processes may store into a shared level at any time: it may.
+        var mayHoldEntry = entry != nil || store.coordinator != nil
+        if recheckStore {
+            let stored = await storedEntry(for: key)
+            if let stored, stored.isFresh(at: store.clock.now) { return Self.cachedOutcome(stored) }
+            mayHoldEntry = mayHoldEntry || stored != nil
         }
         // One deadline for the whole fetch: waiting for another process's fetch counts too.
         let deadline = store.clock.now.addingTimeInterval(policy.fetchDeadline)
@@ -34,7 +40,8 @@ extension Repository {
             break
         }
         let outcome = await fetchFromService(
-            key, flightID: flightID, entry: entry, validators: validators, allowStale: allowStale, deadline: deadline)
+            key, flightID: flightID, entry: entry, validators: validators, allowStale: allowStale, deadline: deadline,
+            droppingPrevious: mayHoldEntry)
         await release?()
         return outcome
     }
@@ -53,10 +60,11 @@ extension Repository {
         return FlightOutcome(result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
     }
 
-    /// Asks the service (until `deadline`) and stores its answer.
+    /// Asks the service (until `deadline`) and stores its answer; `droppingPrevious` as for
+    /// ``keep(_:for:at:unlessSuperseding:dropOnFailure:droppingPrevious:)``.
     private func fetchFromService(
         _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, allowStale: Bool,
-        deadline: Date
+        deadline: Date, droppingPrevious: Bool
     ) async -> FlightOutcome<Value> {
         let response: ServiceResponse<Value>
         do {
@@ -71,7 +79,8 @@ extension Repository {
         let now = store.clock.now
         switch response {
         case .fetched(let fetched):
-            let stored = await keep(fetched, for: key, at: now, unlessSuperseding: flightID)
+            let stored = await keep(
+                fetched, for: key, at: now, unlessSuperseding: flightID, droppingPrevious: droppingPrevious)
             let answer = RepositoryAnswer(
                 value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
@@ -100,15 +109,19 @@ extension Repository {
     /// - any other failure stores nothing and returns `nil`; the previous entry stays for a fetch
     ///   (stale-if-error may still need it) and is dropped for a write (`dropOnFailure`), whose
     ///   answer made it wrong.
-    /// - Parameter flightID: The fetch storing the answer; when a write has superseded it, nothing
-    ///   is stored (the write's answer is newer) and `nil` is returned. A write that comes while
-    ///   the answer is being stored waits for it, and stores its own answer after.
+    /// - Parameters:
+    ///   - flightID: The fetch storing the answer; when a write has superseded it, nothing is
+    ///     stored (the write's answer is newer) and `nil` is returned. A write that comes while
+    ///     the answer is being stored waits for it, and stores its own answer after.
+    ///   - droppingPrevious: `false` when nothing was stored for `key` as the fetch began: an
+    ///     answer that may not be stored then leaves the datastore alone.
     func keep(
         _ fetched: Fetched<Value>, for key: Key, at now: Date, unlessSuperseding flightID: UInt64? = nil,
-        dropOnFailure: Bool = false
+        dropOnFailure: Bool = false, droppingPrevious: Bool = true
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
+        guard entry != nil || droppingPrevious else { return nil }
         if let flightID {
             guard store.flights.beginStore(key, flightID: flightID) else { return nil }
         }

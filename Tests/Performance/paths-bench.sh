@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# paths-bench.sh [ROUNDS=3] [SECONDS=8] — every path of issue 14, rds-gateway against nginx,
+# side by side in interleaved rounds (the peer order alternates per round), one table at the end.
+#
+# Servers (all on 127.0.0.1, started and stopped by PID here; configs in paths/):
+#   origin  nginx, 1 worker, :9300 (nginx-origin.conf): static 1 KB / 4 KB / 1 MB JSON with ETag,
+#           Last-Modified and 304 on If-None-Match; Cache-Control per path (see the config);
+#   nginx   nginx, 2 workers, :9310 (nginx-proxy.conf): proxy_cache on disk, proxy_pass with a
+#           keep-alive upstream pool, proxy_cache_revalidate;
+#   gateway rds-gateway (release), :8090 (paths-gateway.json): one repository per path, memory
+#           level 1000 MB shared by 5 repositories (200 MB each), disk level on.
+# Rows (wrk, 1 thread; each run is preceded by a warm-up on the same keys):
+#   hit-1k    /hit/{1..100}, 64 connections: fresh hits of 1 KB
+#   big-1m    /big/{1..20}, 16 connections: fresh hits of 1 MB (throughput in MB/s; RSS before/after)
+#   zipf-4k   /zipf/{Zipf over ZIPF_KEYS}, 64 connections: 4 KB bodies, 800 MB of keys (200,000) for
+#             a 200 MB memory level (gateway) / the disk cache (nginx)
+#   pass-8, pass-64  /pass/{1..100}, no-store at the origin: every request goes upstream;
+#             origin-8 is the origin alone, for the latency the proxies add (p50 - origin p50)
+#   reval     /reval/{1..REVAL_KEYS} in order, 16 connections, max-age=1: after a fill and a 2 s
+#             pause every request finds its entry expired and revalidates (304 from the origin)
+#   idle-10k  IDLE idle keep-alive connections held open while 100 active ones load /hit/
+# Columns: req/s (median of the rounds; MB/s for big-1m), ratio gateway/nginx, p50 and p99 (ms),
+# server CPU µs per request (the proxy's process tree, the origin's excluded), RSS after the run.
+# Needs nginx and wrk (apt-get install -y nginx wrk) and python3.
+# Env: RUN [/tmp/paths-bench], GATEWAY_BIN [build it], ROWS [all of the above], ZIPF_KEYS [200000],
+#      REVAL_KEYS [20000], IDLE [10000].
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+CONF="$HERE/paths"
+ROUNDS="${1:-3}"
+SECS="${2:-8}"
+RUN="${RUN:-/tmp/paths-bench}"
+ZIPF_KEYS="${ZIPF_KEYS:-200000}"
+REVAL_KEYS="${REVAL_KEYS:-20000}"
+IDLE="${IDLE:-10000}"
+ROWS="${ROWS:-hit-1k big-1m zipf-4k pass-8 pass-64 reval idle-10k}"
+GW=8090 NGINX=9310 ORIGIN=9300
+ulimit -n "$(ulimit -Hn)"
+
+if [[ -z "${GATEWAY_BIN:-}" ]]; then
+  swift build -c release -Xswiftc -warnings-as-errors --package-path "$ROOT" --product rds-gateway >&2
+  GATEWAY_BIN="$ROOT/.build/release/rds-gateway"
+fi
+
+rm -rf "$RUN" && mkdir -p "$RUN/docroot" "$RUN/logs" "$RUN/gateway-disk"
+python3 "$HERE/paths/make_docroot.py" "$RUN/docroot"
+
+GATEWAY_PID=""
+descendants() { local c; echo "$1"; for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do descendants "$c"; done; }
+nginx_pid() { cat "$RUN/logs/$1.pid"; }
+stop_all() {
+  [[ -z "$GATEWAY_PID" ]] || { kill -TERM "$GATEWAY_PID" 2>/dev/null || true; wait "$GATEWAY_PID" 2>/dev/null || true; }
+  for name in proxy origin; do
+    [[ -s "$RUN/logs/$name.pid" ]] && kill -TERM "$(nginx_pid "$name")" 2>/dev/null || true
+  done
+}
+trap stop_all EXIT
+wait_port() { for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0; sleep 0.1; done; return 1; }
+
+nginx -e "$RUN/logs/origin-error.log" -c "$CONF/nginx-origin.conf" -p "$RUN/"
+nginx -e "$RUN/logs/proxy-error.log" -c "$CONF/nginx-proxy.conf" -p "$RUN/"
+PATHS_DISK="$RUN/gateway-disk" RDS_PORT="$GW" "$GATEWAY_BIN" --config "$CONF/paths-gateway.json" \
+  2>/dev/null >/dev/null &
+GATEWAY_PID=$!
+wait_port "$ORIGIN" && wait_port "$NGINX" && wait_port "$GW" || { echo "a server did not start" >&2; exit 1; }
+
+pids_of() {  # the process tree of a peer, comma-separated
+  case "$1" in
+    gateway) echo "$GATEWAY_PID" ;;
+    nginx) descendants "$(nginx_pid proxy)" | paste -sd, ;;
+    origin) descendants "$(nginx_pid origin)" | paste -sd, ;;
+  esac
+}
+port_of() { case "$1" in gateway) echo "$GW" ;; nginx) echo "$NGINX" ;; origin) echo "$ORIGIN" ;; esac; }
+cpu_ticks() { local p t=0 a; for p in ${1//,/ }; do
+  [[ -r /proc/$p/stat ]] || continue; read -r -a a <<<"$(sed 's/^.*) //' "/proc/$p/stat")"; t=$((t + a[11] + a[12])); done
+  echo "$t"; }
+rss_kib() { ps -o rss= -p "$1" | awk '{s += $1} END {print s + 0}'; }
+to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'; }
+
+RESULTS="$RUN/results.tsv"
+printf 'row\tpeer\tround\trps\tp50_ms\tp99_ms\trequests\terrors\tcpu_us\trss_before_kib\trss_after_kib\tidle_pct\n' >"$RESULTS"
+
+# wrk_run ROW PEER ROUND PREFIX CONNS SCRIPT KEYS [WARMUP_SECS]: one measured run, a line in results.tsv.
+wrk_run() {
+  local row=$1 peer=$2 round=$3 prefix=$4 conns=$5 script=$6 keys=$7 warm=${8:-2}
+  local port pids url out t0 t1 s0 s1 rss0
+  port="$(port_of "$peer")"; pids="$(pids_of "$peer")"; url="http://127.0.0.1:$port"
+  export KEYS="$keys" KEY_PREFIX="$prefix"
+  ((warm > 0)) && wrk -t1 -c"$conns" -d"${warm}s" -s "$script" "$url" >/dev/null
+  [[ "$row" == reval ]] && sleep 2.2   # every entry the fill stored is expired now (max-age=1)
+  rss0="$(rss_kib "$pids")"; t0="$(cpu_ticks "$pids")"; s0="$(head -1 /proc/stat)"
+  out="$(wrk -t1 -c"$conns" -d"${SECS}s" --timeout 2s --latency -s "$script" "$url")"
+  t1="$(cpu_ticks "$pids")"; s1="$(head -1 /proc/stat)"
+  local rps p50 p99 total errors idle
+  rps="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
+  p50="$(to_ms "$(awk '$1 == "50%" {print $2}' <<<"$out")")"
+  p99="$(to_ms "$(awk '$1 == "99%" {print $2}' <<<"$out")")"
+  total="$(awk '/requests in/ {print $1}' <<<"$out")"
+  errors="$(awk -F'[ ,]+' '/Non-2xx/ {s += $NF} /Socket errors:/ {for (i = 1; i < NF; i++) if ($i ~ /^(connect|read|write|timeout)$/) s += $(i+1)} END {print s + 0}' <<<"$out")"
+  idle="$(awk -v a="$s0" -v b="$s1" 'BEGIN { n = split(a, x, " "); split(b, y, " "); t = 0
+    for (i = 2; i <= n; i++) t += y[i] - x[i]; printf "%.0f", (t > 0 ? 100 * (y[5] - x[5]) / t : 0) }')"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$row" "$peer" "$round" "$rps" "$p50" "$p99" "$total" \
+    "$errors" "$(awk -v a="$t0" -v b="$t1" -v n="$total" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", (n > 0 ? (b - a) / hz * 1e6 / n : 0)}')" \
+    "$rss0" "$(rss_kib "$pids")" "$idle" >>"$RESULTS"
+  echo "  $row $peer round $round: $rps req/s, p50 $p50 ms, p99 $p99 ms, $errors errors" >&2
+}
+
+# idle_run PEER ROUND: IDLE idle connections held while 100 connections load /hit/.
+idle_run() {
+  local peer=$1 round=$2 port; port="$(port_of "$peer")"
+  timeout 120 python3 "$HERE/idle_connections.py" "$(pids_of "$peer" | cut -d, -f1)" "$port" "$IDLE" $((SECS + 8)) \
+    >"$RUN/idle-$peer-$round.log" 2>&1 &
+  local holder=$!
+  # Once the server holds them all (the holder prints only at the end):
+  for _ in $(seq 120); do
+    (($(ss -Htn state established "( sport = :$port )" | wc -l) >= IDLE)) && break
+    sleep 0.5
+  done
+  wrk_run idle-10k "$peer" "$round" /hit/ 100 "$ROOT/../shared/bench/keys.lua" 100 0
+  wait "$holder" || true
+}
+
+KEYS_LUA="$ROOT/../shared/bench/keys.lua"
+for round in $(seq "$ROUNDS"); do
+  peers=(gateway nginx); ((round % 2 == 0)) && peers=(nginx gateway)
+  echo "round $round of $ROUNDS ($(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+  for row in $ROWS; do
+    for peer in "${peers[@]}"; do
+      case "$row" in
+        hit-1k) wrk_run "$row" "$peer" "$round" /hit/ 64 "$KEYS_LUA" 100 ;;
+        big-1m) wrk_run "$row" "$peer" "$round" /big/ 16 "$KEYS_LUA" 20 ;;
+        zipf-4k) wrk_run "$row" "$peer" "$round" /zipf/ 64 "$CONF/zipf.lua" "$ZIPF_KEYS" 4 ;;
+        pass-8) wrk_run "$row" "$peer" "$round" /pass/ 8 "$KEYS_LUA" 100 ;;
+        pass-64) wrk_run "$row" "$peer" "$round" /pass/ 64 "$KEYS_LUA" 100 ;;
+        reval) wrk_run "$row" "$peer" "$round" /reval/ 16 "$KEYS_LUA" "$REVAL_KEYS" 8 ;;
+        idle-10k) idle_run "$peer" "$round" ;;
+      esac
+    done
+    [[ "$row" == pass-8 ]] && wrk_run origin-8 origin "$round" /pass/ 8 "$KEYS_LUA" 100
+  done
+done
+
+echo
+echo "## paths-bench $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)), $ROUNDS rounds × ${SECS} s"
+python3 "$CONF/table.py" "$RESULTS"

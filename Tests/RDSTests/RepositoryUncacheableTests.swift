@@ -1,0 +1,55 @@
+import Foundation
+import RDS
+import RDSTesting
+import Testing
+
+/// An answer the upstream forbids storing drops what is stored for its key, and costs no
+/// datastore write when nothing is (an uncacheable resource read again and again).
+@Suite(.timeLimit(.minutes(1)))
+struct RepositoryUncacheableTests {
+    private typealias Scripted = DatastoreTestFixtures.ScriptedDatastore
+
+    private struct Fixture {
+        let clock = ManualClock()
+        let service = FakeService<String, String>()
+        let disk = Scripted()
+        let repository: Repository<String, String>
+
+        init() {
+            let datastore = TwoLevelDatastore(
+                l1: MemoryDatastore<String, String>(maxBytes: 1 << 20, maxEntries: 100), l2: disk,
+                logger: RecordingLogger())
+            let store = RepositoryStore(datastore: datastore, clock: clock, logger: RecordingLogger())
+            repository = Repository(name: "live", store: store, service: service, policy: RepositoryPolicy())
+        }
+    }
+
+    @Test func get_LeavesTheDatastoreAlone_WhenNothingIsStoredAndTheAnswerMayNotBe() async throws {
+        let fixture = Fixture()
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("2-0", isStorable: false))
+
+        let first = try await fixture.repository.get("score")
+        let second = try await fixture.repository.get("score")
+
+        #expect(first.cacheStatus == .bypass && second.cacheStatus == .bypass)
+        #expect(second.value == "2-0")
+        #expect(fixture.disk.calls.allSatisfy { $0.hasPrefix("get ") })
+        #expect(fixture.service.getCount(for: "score") == 2)
+    }
+
+    @Test func get_DropsTheStoredEntry_WhenTheNewAnswerMayNotBeStored() async throws {
+        let fixture = Fixture()
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("0-0"))
+        _ = try await fixture.repository.get("score")
+        fixture.clock.advance(by: 61)
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))
+
+        let answer = try await fixture.repository.get("score")
+
+        #expect(answer.cacheStatus == .bypass && answer.value == "1-0")
+        #expect(fixture.disk.calls.contains("delete score"))
+        #expect(fixture.disk.stored("score") == nil)
+        #expect(fixture.repository.cachedAnswer(for: "score") == nil)
+    }
+}
