@@ -17,9 +17,14 @@ extension GatewayDependencyContainer {
         var ledgers: [String: IdempotencyLedger] = [:]
         /// The durable outbox of each repository that queues writes.
         var outboxes: [String: WriteOutbox] = [:]
+        /// The container being replaced, if any: a rebuilt repository takes over its outbox and
+        /// idempotency ledger (their files must have one owner; their settings apply on restart).
+        var previous: GatewayDependencyContainer?
         var diskProblems: [String: String] = [:]
         var refreshers: [String: BackgroundRefresher<ResourceKey, Representation>] = [:]
         var tagIndexes: [String: TagIndex] = [:]
+        /// Each repository's shared (Redis) level, when there is one.
+        var sharedLevels: [String: RedisDatastore<ResourceKey, Representation>] = [:]
         /// The refresh limiter of each service, shared by its repositories.
         var limiters: [String: RefreshLimiter] = [:]
         /// The process's timers.
@@ -42,6 +47,7 @@ extension GatewayDependencyContainer {
             diskProblems[name] = previous.diskProblems[name]
             refreshers[name] = previous.refreshers[name]
             tagIndexes[name] = previous.tagIndexes[name]
+            sharedLevels[name] = previous.sharedLevels[name]
             kept.insert(name)
         }
 
@@ -82,9 +88,15 @@ extension GatewayDependencyContainer {
                         .error, "disk_cache_unavailable", ["repository": .string(name), "path": .string(folder.path)])
                 }
             }
-            let datastore = Self.chain(
-                name, memory: level1, disk: level2, shared: sharedCache, policy: settings.repositoryPolicy, clock: clock,
-                logger: logger)
+            let tagField = settings.tags.field
+            let shared = sharedCache.map { shared in
+                RedisDatastore<ResourceKey, Representation>(
+                    repository: name, shared: shared, clock: clock,
+                    retention: max(settings.repositoryPolicy.staleWhileRevalidate, settings.repositoryPolicy.staleIfError),
+                    tagsOf: { TagField.tags(in: $0.headers, field: tagField) })
+            }
+            sharedLevels[name] = shared
+            let datastore = Self.chain(memory: level1, disk: level2, shared: shared, logger: logger)
             let tagIndex = TagIndex(maxEntries: settings.tags.maxEntries)
             tagIndexes[name] = tagIndex
             let tagging = TaggingDatastore(wrapping: datastore, index: tagIndex, field: settings.tags.field)
@@ -114,10 +126,14 @@ extension GatewayDependencyContainer {
             memoryLevels[name] = level1
             stores[name] = store
             if let queue = settings.writes.queue, let disk = configuration.cache.disk {
-                outboxes[name] = Self.outbox(
-                    name, settings: queue, folder: URL(fileURLWithPath: disk.path), clock: clock, logger: logger)
+                outboxes[name] =
+                    previous?.outboxes[name]
+                    ?? Self.outbox(
+                        name, settings: queue, folder: URL(fileURLWithPath: disk.path), clock: clock, logger: logger)
             }
-            if settings.isReadWrite {
+            if let ledger = previous?.ledgers[name], settings.isReadWrite {
+                ledgers[name] = ledger
+            } else if settings.isReadWrite {
                 let folder = configuration.cache.disk.map {
                     URL(fileURLWithPath: $0.path).appendingPathComponent("\(name).idempotency", isDirectory: true)
                 }
@@ -131,19 +147,16 @@ extension GatewayDependencyContainer {
 
         /// The levels of one repository: memory, then disk when it opened, then the shared level.
         private static func chain(
-            _ name: String, memory: MemoryDatastore<ResourceKey, Representation>,
-            disk: FileDatastore<ResourceKey, Representation>?, shared: SharedCache?, policy: RepositoryPolicy,
-            clock: any ClockProvider, logger: any Logger
+            memory: MemoryDatastore<ResourceKey, Representation>, disk: FileDatastore<ResourceKey, Representation>?,
+            shared: RedisDatastore<ResourceKey, Representation>?, logger: any Logger
         ) -> any Datastore<ResourceKey, Representation> {
-            guard let shared else {
-                guard let disk else { return memory }
-                return TwoLevelDatastore(l1: memory, l2: disk, logger: logger)
+            switch (disk, shared) {
+            case (nil, nil): memory
+            case (let disk?, nil): TwoLevelDatastore(l1: memory, l2: disk, logger: logger)
+            case (nil, let shared?): TwoLevelDatastore(l1: memory, l2: shared, logger: logger)
+            case (let disk?, let shared?):
+                TwoLevelDatastore(l1: memory, l2: TwoLevelDatastore(l1: disk, l2: shared, logger: logger), logger: logger)
             }
-            let redis = RedisDatastore<ResourceKey, Representation>(
-                repository: name, shared: shared, clock: clock,
-                retention: max(policy.staleWhileRevalidate, policy.staleIfError))
-            guard let disk else { return TwoLevelDatastore(l1: memory, l2: redis, logger: logger) }
-            return TwoLevelDatastore(l1: memory, l2: TwoLevelDatastore(l1: disk, l2: redis, logger: logger), logger: logger)
         }
 
         /// What another replica's announcement does here: the key leaves the local levels (never
@@ -162,21 +175,42 @@ extension GatewayDependencyContainer {
                         return
                     }
                     guard let key = try? ResourceKey(decodingBytes: message.key) else { return }
-                    await memory.delete(key)
-                    try? await disk?.delete(key)
+                    // A copy of this very version (read through before the news came) stays.
+                    let current = memory.peek(key).flatMap {
+                        message.operation == .stored
+                            && InvalidationMessage.version(of: $0, keyBytes: message.key) == message.version ? $0 : nil
+                    }
+                    if current == nil {
+                        await memory.delete(key)
+                        try? await disk?.delete(key)
+                    }
                     guard message.operation == .stored else {
                         store.broadcasters.publish(.initialized, for: key)
                         return
                     }
-                    guard store.broadcasters.subscriberCount(for: key) > 0,
-                        let entry = try? await store.datastore.get(key)
-                    else { return }
+                    guard store.broadcasters.subscriberCount(for: key) > 0 else { return }
+                    guard let entry = await Self.entry(current, or: key, in: store) else { return }
+                    // Subscribers told of this state already (a read here loaded it) are not told twice.
+                    if case .loaded(let value, _, let at)? = store.broadcasters.current(of: key), at == entry.storedAt,
+                        value == entry.value
+                    {
+                        return
+                    }
                     store.broadcasters.publish(.loaded(entry.value, origin: .cache, at: entry.storedAt), for: key)
                 },
                 flush: {
                     await memory.deleteAll()
                     try? await disk?.deleteAll()
                 })
+        }
+
+        /// `current`, else the entry read through the repository's levels (from the shared one).
+        private static func entry(
+            _ current: CacheEntry<Representation>?, or key: ResourceKey,
+            in store: RepositoryStore<ResourceKey, Representation>
+        ) async -> CacheEntry<Representation>? {
+            if let current { return current }
+            return try? await store.datastore.get(key)
         }
 
         /// The outbox of `name`, journaled in `<folder>/<name>.writes/journal`; `nil` (logged) when

@@ -40,6 +40,7 @@ extension GatewayDependencyContainer {
         for (name, refresher) in refreshers where successor?.refreshers[name] !== refresher {
             refresher.stop()
         }
+        stopChangeFollowers()
         if successor == nil { scheduler.stop() }
     }
 }

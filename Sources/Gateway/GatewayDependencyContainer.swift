@@ -1,6 +1,7 @@
 import Foundation
 import HTTP1
 import RDS
+import Synchronization
 
 /// The composition root's product: one per process, built from the configuration by
 /// ``Bootstrap/makeContainer(configuration:clock:logger:transport:)``.
@@ -59,6 +60,10 @@ public final class GatewayDependencyContainer: Sendable {
     let refreshers: [String: BackgroundRefresher<ResourceKey, Representation>]
     /// The tag index of each repository.
     let tagIndexes: [String: TagIndex]
+    /// Each repository's shared (Redis) level, when `cache.shared` is set.
+    let sharedLevels: [String: RedisDatastore<ResourceKey, Representation>]
+    /// The followers of the services' change streams (started with the container).
+    let changeFollowers = Mutex<[UpstreamChangeFollower]>([])
 
     /// Builds every repository of `configuration`.
     /// - Parameters:
@@ -107,6 +112,7 @@ public final class GatewayDependencyContainer: Sendable {
         let scheduler = previous?.scheduler ?? RefreshScheduler(clock: clock)
         self.scheduler = scheduler
         var parts = Parts(sharedCache: sharedCache, scheduler: scheduler)
+        parts.previous = previous
         for name in configuration.repositoryNames {
             if let previous, previous.isUnchanged(name, in: configuration) {
                 parts.take(name, from: previous)
@@ -135,16 +141,21 @@ public final class GatewayDependencyContainer: Sendable {
         self.keptRepositories = parts.kept
         self.refreshers = parts.refreshers
         self.tagIndexes = parts.tagIndexes
+        self.sharedLevels = parts.sharedLevels
         startCredentials()
         for name in parts.built {
             followWarmUp(name)
             rebuildTagIndex(name)
             stores[name]?.broadcasters.observe { [events] key, state in events.publish(key, state) }
+            stores[name]?.broadcasters.observeTransitions { [events] key, event in events.announce(key, event) }
             stores[name]?.writes.observe { [events] key, change in events.publish(key, change) }
         }
         let routes = routes
         events.showPaths { key in routes.first { $0.name == key.repository }?.clientPath(of: key) ?? key.target }
         if previous == nil { Self.beat(events, on: scheduler, every: 15) }
+        let followers = makeChangeFollowers()
+        changeFollowers.withLock { $0 = followers }
+        for follower in followers { follower.start() }
         for (name, outbox) in previous?.outboxes ?? [:] where parts.outboxes[name] !== outbox {
             outbox.stop()
             readiness.forgetWriteQueue(repository: name)

@@ -57,11 +57,6 @@ public final class RedisClient: Sendable {
         }
     }
 
-    /// Closes every connection; later commands reconnect.
-    public func reset() {
-        for slot in slots { slot.reset() }
-    }
-
     /// The error for an error reply to `command`.
     public static func replyError(_ text: String, command: RedisCommand) -> RedisError {
         if text.hasPrefix("NOAUTH") || text.hasPrefix("WRONGPASS") || text.hasPrefix("NOPERM") {

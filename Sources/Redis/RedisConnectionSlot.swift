@@ -69,11 +69,6 @@ final class RedisConnectionSlot: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection (the next command reconnects).
-    func reset() {
-        queue.async { [self] in connection = nil }
-    }
-
     private func drain() {
         while true {
             let batch = pending.withLock { pending in

@@ -8,6 +8,7 @@ import Glibc
 public final class EPoll {
     /// Readiness flags (`EPOLLIN` …), as in `<sys/epoll.h>`.
     public struct Events: OptionSet, Sendable {
+        /// The `<sys/epoll.h>` bits.
         public let rawValue: UInt32
         /// Flags from their `<sys/epoll.h>` bits.
         public init(rawValue: UInt32) { self.rawValue = rawValue }

@@ -12,13 +12,13 @@ struct ExampleConfigsTests {
         .sorted()
 
     @Test func theFolder_HoldsTheDocumentedExamples() {
-        #expect(Set(["proxy.json", "open-meteo.json", "github.json"]).isSubset(of: Set(Self.files)))
+        #expect(Set(["proxy.json", "open-meteo.json", "github.json", "cluster.json"]).isSubset(of: Set(Self.files)))
     }
 
     @Test(arguments: files)
     func checkConfig_ExitsZero(file: String) async {
         let path = Self.folder.appendingPathComponent(file).path
-        let environment = ["UPSTREAM_URL": "http://127.0.0.1:3000", "HOME": "/home/me"]
+        let environment = ["UPSTREAM_URL": "http://127.0.0.1:3000", "HOME": "/home/me", "REDIS_PASSWORD": "secret"]
         #expect(await GatewayCommand.main(arguments: ["--check-config", path], environment: environment) == 0)
     }
 

@@ -112,21 +112,21 @@ struct RedisClientTests {
         await server.stop()
     }
 
-    @Test func slowServer_TimesOut_AndTheClientRecovers() async throws {
+    @Test func hungServer_TimesOut_AndTheClientRecovers() async throws {
         let server = try await RedisTestServer.start()
         let client = try Self.client(server.url) {
             $0.commandTimeout = .milliseconds(200)
             $0.poolSize = 1
         }
-        let admin = try Self.client(server.url)
         try await client.send(RedisCommand("PING"))
-        try await admin.send(RedisCommand("CLIENT", "PAUSE", "600", "ALL"))
+        server.freeze()
         do {
             try await client.send(RedisCommand("GET", "k"))
             Issue.record("no timeout")
         } catch {
             #expect(error.kind == .timeout)
         }
+        server.thaw()
         var answered = false
         for _ in 0..<100 where !answered {
             answered = (try? await client.send(RedisCommand("PING"))) != nil

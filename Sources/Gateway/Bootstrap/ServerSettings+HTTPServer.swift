@@ -6,7 +6,11 @@ extension ServerSettings {
 
     /// The HTTP server configuration these settings describe.
     var httpConfiguration: HTTPServer.Configuration {
-        let parser = HTTPParserLimits(maxHeaderSectionBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes)
+        // The request line may be half as long as the header section (at least 8 KiB), so a
+        // larger `maxHeaderBytes` admits long `/events?topic=…` lists too.
+        let parser = HTTPParserLimits(
+            maxRequestLineBytes: max(8 * 1024, limits.maxHeaderBytes / 2), maxHeaderSectionBytes: limits.maxHeaderBytes,
+            maxBodyBytes: limits.maxBodyBytes)
         let read = Duration.milliseconds(Int64(timeouts.request * 1000))
         return HTTPServer.Configuration(
             host: host, port: port,

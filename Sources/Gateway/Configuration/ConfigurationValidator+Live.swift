@@ -1,3 +1,5 @@
+import Foundation
+
 extension ConfigurationValidator {
     /// Checks `refresh`, `hook` and `tags` of one repository.
     func validateLiveSettings(_ repository: RepositorySettings, path: String) throws(ConfigurationError) {
@@ -24,5 +26,12 @@ extension ConfigurationValidator {
         }
         try requireHeaderName(repository.tags.field, path + ".tags.field")
         try requireCount(repository.tags.maxEntries, in: 1...10_000_000, path + ".tags.maxEntries")
+    }
+
+    /// Checks a service's change stream is an `http://host[:port]/path` URL.
+    func validateChangesURL(_ text: String, path: String) throws(ConfigurationError) {
+        guard let url = URL(string: text), url.scheme == "http", url.host?.isEmpty == false else {
+            throw fail(path, "expected an http://host[:port]/path URL of a Server-Sent Events stream, found \"\(text)\"")
+        }
     }
 }

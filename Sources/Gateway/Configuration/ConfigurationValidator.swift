@@ -132,6 +132,7 @@ struct ConfigurationValidator {
 
     private func validateService(_ service: ServiceSettings, path: String) throws(ConfigurationError) {
         try validateBaseURL(service.baseURL, path: path + ".baseURL")
+        if let changes = service.changes { try validateChangesURL(changes.url, path: path + ".changes.url") }
         let timeouts = service.timeouts
         try requirePositive(timeouts.connect, path + ".timeouts.connect")
         try requirePositive(timeouts.firstByte, path + ".timeouts.firstByte")

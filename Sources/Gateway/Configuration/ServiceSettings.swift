@@ -10,20 +10,23 @@ public struct ServiceSettings: Sendable, Equatable, Decodable {
     public var apiKey: APIKeySettings?
     /// A bearer token or OAuth2 client credentials, if the service needs them.
     public var auth: AuthSettings?
+    /// The upstream's event stream of changes to follow, if any.
+    public var changes: ChangesSettings?
 
     /// Creates service settings.
     public init(
         baseURL: String, timeouts: UpstreamTimeouts = UpstreamTimeouts(), headers: [String: String] = [:],
-        apiKey: APIKeySettings? = nil, auth: AuthSettings? = nil
+        apiKey: APIKeySettings? = nil, auth: AuthSettings? = nil, changes: ChangesSettings? = nil
     ) {
         self.baseURL = baseURL
         self.timeouts = timeouts
         self.headers = headers
         self.apiKey = apiKey
         self.auth = auth
+        self.changes = changes
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case baseURL, timeouts, headers, apiKey, auth }
+    enum CodingKeys: String, CodingKey, CaseIterable { case baseURL, timeouts, headers, apiKey, auth, changes }
 
     /// Decodes the settings, rejecting unknown keys.
     public init(from decoder: any Decoder) throws {
@@ -34,6 +37,7 @@ public struct ServiceSettings: Sendable, Equatable, Decodable {
         headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
         apiKey = try container.decodeIfPresent(APIKeySettings.self, forKey: .apiKey)
         auth = try container.decodeIfPresent(AuthSettings.self, forKey: .auth)
+        changes = try container.decodeIfPresent(ChangesSettings.self, forKey: .changes)
     }
 }
 

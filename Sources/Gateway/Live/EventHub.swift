@@ -86,6 +86,20 @@ final class EventHub: Sendable {
         }
     }
 
+    /// Records one transition event (`canceled`) and hands it to the subscribers of its resource
+    /// or repository, before the state that follows it.
+    func announce(_ key: ResourceKey, _ transition: TransitionEvent) {
+        let resolve = paths.withLock { $0 }
+        hub.withLock { hub in
+            hub.sequence += 1
+            let id = "\(boot)-\(hub.sequence)"
+            let event = HubEvent(sequence: hub.sequence, key: key, isTransition: true) {
+                Self.render(id: id, event: transition.rawValue, ["path": resolve(key), "repository": key.repository])
+            }
+            record(event, in: &hub)
+        }
+    }
+
     private func record(_ event: HubEvent, in hub: inout Hub) {
         guard let key = event.key else { return }
         hub.ring.append(event)
@@ -99,7 +113,7 @@ final class EventHub: Sendable {
             hub.ringStart = 0
         }
         let byKey = hub.byKey[key] ?? []
-        if !byKey.isEmpty && event.process == nil { hub.current[key] = event }
+        if !byKey.isEmpty && event.process == nil && !event.isTransition { hub.current[key] = event }
         for id in byKey.union(hub.byRepository[key.repository] ?? []) {
             hub.subscribers[id]?.subscriber.enqueue(event)
         }
@@ -170,6 +184,7 @@ final class EventHub: Sendable {
             }
             return released
         }
+        // A resource already held keeps its first subscription; the extra ones end here, outside the lock.
         _ = released
         let lease = Lease { [weak self] in self?.leave(id) }
         return AsyncStream(unfolding: { await lease.next(subscriber) }, onCancel: { subscriber.close() })
@@ -228,6 +243,7 @@ final class EventHub: Sendable {
             return released
         }
         // The repository subscriptions end here, outside the hub's lock.
+        // A resource already held keeps its first subscription; the extra ones end here, outside the lock.
         _ = released
     }
 

@@ -53,6 +53,7 @@ final class EventSubscriber: Sendable {
     /// only when none is unread (a current state must not replace a newer event).
     func enqueue(_ event: HubEvent, ifAbsent: Bool = false) {
         guard let key = event.key else { return }
+        guard !event.isTransition else { return enqueueControl(event.bytes) }
         let slot = Slot(key: key, process: event.process)
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             guard !state.closed else { return nil }
@@ -73,7 +74,7 @@ final class EventSubscriber: Sendable {
         waiter?.resume()
     }
 
-    /// Queues a control event (sent before any resource event).
+    /// Queues a control event (sent before any resource event): a `refetch`, a transition.
     func enqueueControl(_ bytes: [UInt8]) {
         wake { $0.control.append(bytes) }
     }

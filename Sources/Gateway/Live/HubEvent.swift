@@ -13,18 +13,21 @@ final class HubEvent: Sendable {
     let process: WriteKind?
     /// The bytes the event holds on to (the state's value), for the hub's replay budget.
     let cost: Int
+    /// `true` for a transition event (`canceled`): sent in order, never replaced unread.
+    let isTransition: Bool
     private let rendered = Mutex<[UInt8]?>(nil)
     private let render: @Sendable () -> [UInt8]
 
     /// An event whose bytes `render` makes when first asked.
     init(
-        sequence: UInt64, key: ResourceKey?, process: WriteKind? = nil, cost: Int = 0,
+        sequence: UInt64, key: ResourceKey?, process: WriteKind? = nil, cost: Int = 0, isTransition: Bool = false,
         render: @escaping @Sendable () -> [UInt8]
     ) {
         self.sequence = sequence
         self.key = key
         self.process = process
         self.cost = cost
+        self.isTransition = isTransition
         self.render = render
     }
 

@@ -1,7 +1,8 @@
 import RDS
 
 /// A repository's datastore that keeps its ``TagIndex`` up to date: every entry stored or read
-/// is indexed under the tags its answer names (``TagField``), every entry removed is forgotten.
+/// is indexed under the tags its answer names (``TagField``), every entry removed (or found
+/// evicted by a read) is forgotten.
 struct TaggingDatastore: Datastore, PeekableDatastore {
     /// The datastore holding the entries.
     let wrapped: any Datastore<ResourceKey, Representation>
@@ -21,8 +22,10 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
 
     func get(_ key: ResourceKey) async throws -> CacheEntry<Representation>? {
         let entry = try await wrapped.get(key)
-        if let entry, index.tags(of: key) == nil {
-            index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
+        if let entry {
+            if index.tags(of: key) == nil { index.set(TagField.tags(in: entry.value.headers, field: field), for: key) }
+        } else {
+            index.remove(key)  // evicted from every level: its tags go with it
         }
         return entry
     }

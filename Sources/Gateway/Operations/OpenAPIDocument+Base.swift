@@ -186,9 +186,25 @@ extension OpenAPIDocument {
                 }
               }
             },
+            "/admin/repositories/{name}/fetch": {
+              "delete": {
+                "summary": "Cancel the fetch of a resource (and its variants) under way: subscribers see `canceled`, then its resting state; its waiters get 503 `fetch_cancelled`",
+                "operationId": "cancelFetch",
+                "tags": ["admin"],
+                "security": [{}, {"adminToken": []}],
+                "parameters": [{"$ref": "#/components/parameters/RepositoryName"}, {"$ref": "#/components/parameters/ResourcePath"}],
+                "responses": {
+                  "200": {"description": "How many fetches were cancelled.", "content": {"application/json": {"schema": {"type": "object", "required": ["repository", "key", "cancelled"], "properties": {"repository": {"type": "string"}, "key": {"type": "string"}, "cancelled": {"type": "integer", "minimum": 0}}}}}},
+                  "400": {"$ref": "#/components/responses/Problem"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/Problem"}
+                }
+              }
+            },
             "/admin/repositories/{name}/writes": {
               "get": {
-                "summary": "The repository's outbox: pending writes and dead letters, oldest first",
+                "summary": "The repository's outbox: the counts of pending writes and dead letters, and the 500 oldest of them",
                 "operationId": "listQueuedWrites",
                 "tags": ["admin"],
                 "security": [{}, {"adminToken": []}],

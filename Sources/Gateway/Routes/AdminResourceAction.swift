@@ -6,15 +6,18 @@ enum AdminResourceAction: String, CaseIterable, Sendable {
     case state
     /// `POST …/refresh?path=[&wait=false]`: fetch the resource and its variants again.
     case refresh
-    /// `DELETE …/cache[?path=]`: purge one resource (all its variants) or the whole repository.
+    /// `DELETE …/cache[?path=|?tag=][&soft=true]`: purge one resource (all its variants), the
+    /// resources carrying a tag, or the whole repository.
     case cache
+    /// `DELETE …/fetch?path=`: cancel the fetch of a resource (and its variants) under way.
+    case fetch
 
     /// The one method the action answers.
     var method: HTTPMethod {
         switch self {
         case .state: .get
         case .refresh: .post
-        case .cache: .delete
+        case .cache, .fetch: .delete
         }
     }
 }

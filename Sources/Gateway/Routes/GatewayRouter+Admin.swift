@@ -83,6 +83,11 @@ extension GatewayRouter {
             return response
         case .cache:
             return await purge(query: query, key: key, route: route, in: repository, path: path)
+        case .fetch:
+            guard let key else { return refuse(.badRequest, "fetch needs ?path=", path: path) }
+            let cancelled = ([key] + route.variants.variants(of: key).filter { $0 != key })
+                .filter { repository.cancelFetch($0) }.count
+            return JSONResponse.make(["repository": name, "key": key.description, "cancelled": cancelled])
         }
     }
 
@@ -101,6 +106,7 @@ extension GatewayRouter {
                 try await repository.purgeAll()
                 return JSONResponse.make(["repository": name, "purged": "all"])
             }
+            await learnSharedTags(tag.map { [$0] } ?? [], route: route)
             guard case .success(let keys) = keys(paths: [], tags: tag.map { [$0] } ?? [], route: route) else {
                 return refuse(.badRequest, "bad purge", path: path)
             }

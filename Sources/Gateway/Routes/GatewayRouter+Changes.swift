@@ -24,6 +24,17 @@ extension GatewayRouter {
         return .success(keys)
     }
 
+    /// Adds to the repository's tag index the keys any replica stored with `tags` (the shared
+    /// level's tag sets), so a purge by tag here reaches resources only other replicas have read.
+    func learnSharedTags(_ tags: [String], route: RepositoryRoute) async {
+        guard let shared = container.sharedLevels[route.name], let index = container.tagIndexes[route.name] else { return }
+        for tag in tags {
+            for key in await shared.keys(taggedWith: tag) where index.tags(of: key)?.contains(tag) != true {
+                index.set((index.tags(of: key) ?? []) + [tag], for: key)
+            }
+        }
+    }
+
     /// Applies `action` to every key and returns how many resources it affected: refreshes
     /// started, resources invalidated, stored values marked stale (a key with nothing stored is
     /// not counted for a soft purge).

@@ -10,9 +10,7 @@ extension GatewayRouter {
     /// states (or, resuming with `Last-Event-ID`, the events missed), then each change, with ids; a heartbeat comment while
     /// nothing changes. Each state is rendered once for all subscribers; a slow one skips to the
     /// newest (see ``EventHub``).
-    func events(
-        of key: ResourceKey, in repository: Repository<ResourceKey, Representation>, request: HTTPRequest
-    ) -> HTTPResponse {
+    func events(of key: ResourceKey, request: HTTPRequest) -> HTTPResponse {
         stream(topics: [.resource(key)], request: request)
     }
 

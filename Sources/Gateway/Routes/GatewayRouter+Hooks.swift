@@ -32,7 +32,9 @@ extension GatewayRouter {
         }
         let targets: [ResourceKey]
         let action: ChangeAction
-        switch Self.parseChange(request.body).flatMap({ change in
+        let change = Self.parseChange(request.body)
+        if case .success(let parsed) = change { await learnSharedTags(parsed.tags, route: route) }
+        switch change.flatMap({ change in
             self.keys(paths: change.paths, tags: change.tags, route: route).map { (change.action, $0) }
         }) {
         case .success(let (parsed, found)):

@@ -3,6 +3,9 @@ import HTTP1
 import RDS
 
 extension GatewayRouter {
+    /// The most queued writes `GET …/writes` lists (the oldest; `pending` and `dead` count them all).
+    static let maxListedWrites = 500
+
     /// The outbox endpoints of one repository: list, show, retry a dead letter, discard.
     func queuedWritesAdmin(_ action: QueuedWriteAction, name: String, id: Substring?, path: Substring) async
         -> HTTPResponse
@@ -17,7 +20,7 @@ extension GatewayRouter {
         if action == .list {
             return JSONResponse.make([
                 "repository": name, "queue": true, "pending": outbox.pendingCount, "dead": outbox.deadCount,
-                "writes": outbox.all.map { $0.jsonObject(repository: name) },
+                "writes": outbox.oldest(Self.maxListedWrites).map { $0.jsonObject(repository: name) },
             ])
         }
         guard let id = id.flatMap({ UInt64($0) }), let write = outbox.write(id) else {

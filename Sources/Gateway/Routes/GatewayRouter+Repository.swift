@@ -19,7 +19,7 @@ extension GatewayRouter {
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
         switch request.method {
         case .get where Self.wantsEvents(request):
-            let response = events(of: key, in: repository, request: request)
+            let response = events(of: key, request: request)
             container.refresher(named: route.name)?.noteSubscribed(key)
             return response
         case .get, .head:

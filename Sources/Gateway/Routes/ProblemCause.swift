@@ -50,6 +50,7 @@ struct ProblemCause: Sendable {
             let status = link.details["status"].flatMap(Int.init).flatMap { (400...499).contains($0) ? $0 : nil }
             return (status ?? 502, "Upstream rejected the request")
         case "cancelled": return (503, "Request cancelled")
+        case RepositoryError.Kind.fetchCancelled.rawValue: return (503, "Fetch cancelled")
         case "outbox_full": return (503, "Write queue full")
         default: return nil
         }

@@ -1,3 +1,4 @@
+import RDS
 import Redis
 
 /// One announcement on the invalidation stream: which replica changed which key of which
@@ -21,8 +22,20 @@ struct InvalidationMessage: Sendable, Equatable {
     var operation: Operation
     /// The key's encoded bytes (empty for ``Operation/purgedAll``).
     var key: [UInt8]
-    /// The stored entry's `storedAt` in milliseconds since 1970 (0 when nothing was stored).
+    /// The stored entry's version (see ``version(ofEncoded:)``; 0 when nothing was stored).
     var version: Int64
+
+    /// The version of a stored entry: the CRC-32 that ends its encoded bytes (``FileEntryFormat``),
+    /// which covers its key, value, dates and validators.
+    static func version(ofEncoded contents: [UInt8]) -> Int64 {
+        contents.suffix(4).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+
+    /// The version `entry` of `key` has when stored.
+    static func version<Value: DatastoreCodable>(of entry: CacheEntry<Value>, keyBytes: [UInt8]) -> Int64? {
+        guard let bytes = try? entry.value.encodedBytes() else { return nil }
+        return version(ofEncoded: FileEntryFormat.encode(entry.withValue(bytes), keyBytes: keyBytes))
+    }
 
     /// The stream fields, for `XADD`.
     var fields: [[UInt8]] {

@@ -73,6 +73,11 @@ public final class SharedCache: Sendable {
         Array("\(settings.prefix)e:\(repository):".utf8) + Self.hex(SHA256.digest(keyBytes))
     }
 
+    /// The Redis key of a tag's sorted set: `<prefix>t:<repository>:<SHA-256 of the tag>`.
+    func tagKey(repository: String, tag: String) -> [UInt8] {
+        Array("\(settings.prefix)t:\(repository):".utf8) + Self.hex(SHA256.digest(Array(tag.utf8)))
+    }
+
     /// The Redis key of a fetch lease: `<prefix>l:<repository>:<SHA-256 of the key bytes>`.
     func leaseKey(repository: String, keyBytes: [UInt8]) -> [UInt8] {
         Array("\(settings.prefix)l:\(repository):".utf8) + Self.hex(SHA256.digest(keyBytes))

@@ -25,4 +25,7 @@ public struct SharedCacheStatistics: Sendable, Equatable {
     public var leaseWaits = 0
     /// Local levels flushed because news may have been missed (a gap, a restart, a rejoin).
     public var flushes = 0
+
+    /// Nothing done yet: not joined, no failure.
+    public init() {}
 }

@@ -6,8 +6,9 @@ import Synchronization
 /// The durable outbox of one repository: writes the upstream could not take now, journaled on
 /// disk before they are acknowledged, then delivered by ``start(deliver:)`` in order per resource.
 ///
-/// Every change goes through the ``WriteJournal`` first (`fsync`ed, on one serial queue), then
-/// into memory, so what memory says was acknowledged is on disk. A restart reads the journal
+/// Every change goes through the ``WriteJournal`` first (`fsync`ed, on one serial queue; writes
+/// arriving together share one append and one `fsync`), then into memory, so what memory says
+/// was acknowledged is on disk. A restart reads the journal
 /// back: pending writes are delivered again (with their idempotency keys), dead letters stay
 /// until an operator retries or discards them. At most ``WriteQueueSettings/maxPending`` writes
 /// wait at once.
@@ -31,6 +32,17 @@ final class WriteOutbox: Sendable {
     private let state: Mutex<State>
     private let clock: any ClockProvider
     private let logger: any Logger
+    /// A write waiting for the journal, with the caller to acknowledge.
+    private struct Arrival: Sendable {
+        let kind: WriteKind
+        let key: ResourceKey
+        let element: Representation
+        let at: Date
+        let continuation: CheckedContinuation<QueuedWrite, any Error>
+    }
+
+    /// The writes waiting for the journal, and whether a flush is under way on its queue.
+    private let arrivals = Mutex<(waiting: [Arrival], flushing: Bool)>(([], false))
     /// The delivery loop, while one runs, and what wakes it.
     private let delivery = Mutex<(loop: Task<Void, Never>, wake: AsyncStream<Void>.Continuation)?>(nil)
 
@@ -95,36 +107,86 @@ final class WriteOutbox: Sendable {
         state.withLock { state in state.pendingByKey[key]?.last.flatMap { state.writes[$0] } }
     }
 
-    /// Every write, pending and dead, oldest first.
-    var all: [QueuedWrite] { state.withLock { $0.writes.values.sorted { $0.id < $1.id } } }
+    /// The `limit` oldest writes, pending and dead, oldest first.
+    func oldest(_ limit: Int) -> [QueuedWrite] {
+        let writes = state.withLock { Array($0.writes.values) }
+        return Array(writes.sorted { $0.id < $1.id }.prefix(limit))
+    }
 
     /// The write `id`, if the outbox still holds it.
     func write(_ id: UInt64) -> QueuedWrite? { state.withLock { $0.writes[id] } }
 
-    /// Journals a write and queues it behind the pending writes of its resource.
+    /// Journals a write and queues it behind the pending writes of its resource. Writes that
+    /// arrive while the journal is busy are appended together, with one `fsync` (group commit).
     /// - Throws: ``OutboxFullError`` at `maxPending`; ``DatastoreError`` when the journal fails
     ///   (the write is then not acknowledged).
     func accept(_ kind: WriteKind, element: Representation, for key: ResourceKey) async throws -> QueuedWrite {
         let now = clock.now
-        let write: QueuedWrite = try await onJournal { [self] journal in
-            let id: UInt64 = try state.withLock { state in
-                guard state.pendingCount < self.settings.maxPending else {
-                    throw OutboxFullError(repository: self.repository, maxPending: self.settings.maxPending)
-                }
-                state.nextID += 1
-                return state.nextID
+        let write: QueuedWrite = try await withCheckedThrowingContinuation { continuation in
+            let arrival = Arrival(kind: kind, key: key, element: element, at: now, continuation: continuation)
+            let startsFlush = arrivals.withLock { arrivals in
+                arrivals.waiting.append(arrival)
+                defer { arrivals.flushing = true }
+                return !arrivals.flushing
             }
-            let write = QueuedWrite(id: id, kind: kind, key: key, element: element, acceptedAt: now, nextAttemptAt: now)
-            try journal.append([.accepted(id: id, kind: kind, key: key, element: element, at: now)])
-            state.withLock { state in
-                state.writes[id] = write
-                state.pendingByKey[key, default: []].append(id)
-            }
-            return write
+            if startsFlush { io.async { [self] in flushArrivals() } }
         }
         log("write_queued", write)
         kick()
         return write
+    }
+
+    /// On the journal's queue: journals every write that has arrived with one append and one
+    /// `fsync`, then acknowledges them; again while more arrived meanwhile.
+    private func flushArrivals() {
+        while true {
+            let batch: [Arrival] = arrivals.withLock { arrivals in
+                let taken = arrivals.waiting
+                arrivals.waiting = []
+                if taken.isEmpty { arrivals.flushing = false }
+                return taken
+            }
+            guard !batch.isEmpty else { return }
+            let (admitted, refused) = state.withLock { state in
+                var pending = state.pendingCount
+                var admitted: [(Arrival, QueuedWrite)] = []
+                var refused: [Arrival] = []
+                for arrival in batch {
+                    guard pending < settings.maxPending else {
+                        refused.append(arrival)
+                        continue
+                    }
+                    pending += 1
+                    state.nextID += 1
+                    let write = QueuedWrite(
+                        id: state.nextID, kind: arrival.kind, key: arrival.key, element: arrival.element,
+                        acceptedAt: arrival.at, nextAttemptAt: arrival.at)
+                    admitted.append((arrival, write))
+                }
+                return (admitted, refused)
+            }
+            for arrival in refused {
+                arrival.continuation.resume(
+                    throwing: OutboxFullError(repository: repository, maxPending: settings.maxPending))
+            }
+            guard !admitted.isEmpty else { continue }
+            do {
+                try journal.append(
+                    admitted.map { _, write in
+                        .accepted(id: write.id, kind: write.kind, key: write.key, element: write.element, at: write.acceptedAt)
+                    })
+            } catch {
+                for (arrival, _) in admitted { arrival.continuation.resume(throwing: error) }
+                continue
+            }
+            state.withLock { state in
+                for (_, write) in admitted {
+                    state.writes[write.id] = write
+                    state.pendingByKey[write.key, default: []].append(write.id)
+                }
+            }
+            for (arrival, write) in admitted { arrival.continuation.resume(returning: write) }
+        }
     }
 
     /// Removes a delivered (or discarded) write.

@@ -1,4 +1,5 @@
 import Sockets
+import Sockets
 import Synchronization
 
 /// The server's fixed set of event loops; new connections go to them round robin.
@@ -32,7 +33,7 @@ final class EventLoopGroup: Sendable {
 
     /// Closes every connection on every loop now.
     func closeConnections() {
-        for loop in loops { loop.execute { loop.closeConnections() } }
+        for loop in loops { loop.execute { loop.abortChannels() } }
     }
 
     /// Closes every connection and ends every loop's thread.

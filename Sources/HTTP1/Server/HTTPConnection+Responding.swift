@@ -33,7 +33,7 @@ extension HTTPConnection {
     @discardableResult
     func respond(with response: HTTPResponse) -> Bool {
         let keepAlive = machine.keepAlive
-        enqueue(HTTPSerializer.head(response, requestMethod: answeringMethod, keepAlive: keepAlive, date: loop.date))
+        enqueue(HTTPSerializer.head(response, requestMethod: answeringMethod, keepAlive: keepAlive, date: dates.current()))
         guard HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod) else {
             return responseSent()
         }

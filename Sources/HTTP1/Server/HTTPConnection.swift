@@ -5,7 +5,7 @@ import Sockets
 ///
 /// Confined to its event loop: every method runs on the loop's thread (handler tasks hop back
 /// with `loop.execute`), so its state needs no lock; hence `@unchecked Sendable`.
-final class HTTPConnection: @unchecked Sendable {
+final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
     /// The connected socket; closed by `close()`.
     let socket: Socket
     /// The loop this connection lives on.
@@ -43,6 +43,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Accepted into the reserve past `maxConnections`: answers `reservedPaths` only, then closes.
     var isReserved = false
+    /// The `Date` header value of this second.
+    var dates = HTTPDateCache()
     private var isReadSuspended = false
     private var isWaitingToWrite = false
     private(set) var isClosed = false
@@ -255,5 +257,13 @@ final class HTTPConnection: @unchecked Sendable {
         if releasingSlot { context.tracker.release() }
         inbound.discard()
         outbound.removeAll()
+    }
+
+    /// The socket's descriptor, watched by the loop.
+    var descriptor: Int32 { socket.fd }
+
+    /// Closes now, releasing the slot (the loop is stopping or closing every connection).
+    func abort() {
+        close()
     }
 }

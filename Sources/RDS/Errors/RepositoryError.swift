@@ -12,4 +12,6 @@ public enum RepositoryErrorKind: String, Sendable {
     case writeFailed = "write_failed"
     /// The caller stopped waiting.
     case cancelled = "cancelled"
+    /// The fetch the caller waited for was cancelled by an administrator.
+    case fetchCancelled = "fetch_cancelled"
 }

@@ -87,6 +87,15 @@ public final class BackgroundRefresher<Key: Hashable & Sendable, Value: Sendable
         for key in keys { follow(key, because: .warmUp) }
     }
 
+    /// Refreshes every followed key once now (conditionally, within the limiter), for example
+    /// after a gap in the source's change notifications; their timers then follow the new entries.
+    public func revalidateAll() {
+        let keys = state.withLock { Array($0.follows.keys) }
+        Task {
+            for key in keys { _ = await limiter.run { await self.refresh(key) } }
+        }
+    }
+
     /// Stops following every key and cancels their timers.
     public func stop() {
         let timers: [UInt64] = state.withLock { state in
@@ -114,7 +123,10 @@ public final class BackgroundRefresher<Key: Hashable & Sendable, Value: Sendable
             state.follows[key] = Follow(reasons: reason, lastRead: reason == .recent ? now : nil, nextAt: now)
             return true
         }
-        if isNew { schedule(key, at: now) }
+        // The first check runs at once, without a timer: a timer due now would make the scheduler
+        // cancel its sleeper for a later deadline, and a cancelled sleep may hold a system timer
+        // until its deadline (dispatch keeps it), which costs CPU with many keys.
+        if isNew { due(key) }
     }
 
     private func schedule(_ key: Key, at date: Date) {

@@ -181,6 +181,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             if flight.waiters.isEmpty && flight.cancellable {
                 table.flights[key] = nil
                 flight.task?.cancel()
+                broadcasters.announce(.canceled, for: key)
                 broadcasters.publish(flight.stateBefore, for: key)
             } else {
                 table.flights[key] = flight
@@ -188,6 +189,22 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             return waiter
         }
         waiter?.resume(throwing: Self.cancellation(of: key))
+    }
+
+    /// Cancels the fetch of `key`, if any, whoever waits for it (a background one too): its
+    /// subscribers see ``TransitionEvent/canceled`` then the state it started from, and its
+    /// waiters get `error`. The fetch neither stores nor publishes its answer.
+    /// - Returns: `true` when a fetch was cancelled.
+    func cancel(_ key: Key, with error: RepositoryError) -> Bool {
+        let waiters: [Waiter]? = table.withLock { table in
+            guard let flight = table.flights.removeValue(forKey: key) else { return nil }
+            flight.task?.cancel()
+            broadcasters.announce(.canceled, for: key)
+            broadcasters.publish(flight.stateBefore, for: key)
+            return Array(flight.waiters.values)
+        }
+        for waiter in waiters ?? [] { waiter.resume(throwing: error) }
+        return waiters != nil
     }
 
     private static func cancellation(of key: Key) -> RepositoryError {

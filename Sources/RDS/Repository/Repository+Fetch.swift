@@ -23,8 +23,10 @@ extension Repository {
             if let stored, stored.isFresh(at: store.clock.now) { return Self.cachedOutcome(stored) }
             mayHoldEntry = mayHoldEntry || stored != nil
         }
+        // One deadline for the whole fetch: waiting for another process's fetch counts too.
+        let deadline = store.clock.now.addingTimeInterval(policy.fetchDeadline)
         var release: (@Sendable () async -> Void)?
-        switch await store.coordinator?.acquire(key) {
+        switch await lease(for: key, until: deadline) {
         case .granted(let releaseLease):
             release = releaseLease
         case .waited:
@@ -38,10 +40,18 @@ extension Repository {
             break
         }
         let outcome = await fetchFromService(
-            key, flightID: flightID, entry: entry, validators: validators, allowStale: allowStale,
+            key, flightID: flightID, entry: entry, validators: validators, allowStale: allowStale, deadline: deadline,
             droppingPrevious: mayHoldEntry)
         await release?()
         return outcome
+    }
+
+    /// The coordinator's decision for fetching `key`, `nil` without one; a wait that outlasts
+    /// `deadline` ends as `.waited` (the store is read again, then the service asked).
+    private func lease(for key: Key, until deadline: Date) async -> FetchLease? {
+        guard let coordinator = store.coordinator else { return nil }
+        return (try? await DeadlineRace.run(until: deadline, on: store.clock) { await coordinator.acquire(key) })
+            ?? .waited
     }
 
     /// The outcome of a fetch answered by a fresh stored entry instead of the service.
@@ -50,15 +60,16 @@ extension Repository {
         return FlightOutcome(result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
     }
 
-    /// Asks the service (within the fetch deadline) and stores its answer; `droppingPrevious` as
-    /// for ``keep(_:for:at:unlessSuperseding:dropOnFailure:droppingPrevious:)``.
+    /// Asks the service (until `deadline`) and stores its answer; `droppingPrevious` as for
+    /// ``keep(_:for:at:unlessSuperseding:dropOnFailure:droppingPrevious:)``.
     private func fetchFromService(
         _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, allowStale: Bool,
-        droppingPrevious: Bool
+        deadline: Date, droppingPrevious: Bool
     ) async -> FlightOutcome<Value> {
         let response: ServiceResponse<Value>
         do {
-            let deadline = store.clock.now.addingTimeInterval(policy.fetchDeadline)
+            // A lease wait may have used the whole deadline already.
+            guard store.clock.now < deadline else { throw DeadlineRace<ServiceResponse<Value>>.Exceeded() }
             response = try await DeadlineRace.run(until: deadline, on: store.clock) {
                 try await service.get(key, ifChangedFrom: validators)
             }

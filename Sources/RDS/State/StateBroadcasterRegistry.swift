@@ -21,6 +21,8 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
     private let registry = Mutex(Registry())
     /// Called with every published state, under the registry's lock (so in publishing order).
     private let observers = Mutex<[@Sendable (Key, ResourceState<Value>) -> Void]>([])
+    /// Called with every transition event announced, under the registry's lock.
+    private let transitionObservers = Mutex<[@Sendable (Key, TransitionEvent) -> Void]>([])
     /// The buffer size given to each new broadcaster.
     public let bufferSize: Int
     /// The bound on the number of keys whose last failure is remembered.
@@ -75,6 +77,18 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
     /// the registry's lock: it must be quick and never call back into the registry.
     public func observe(_ observer: @escaping @Sendable (Key, ResourceState<Value>) -> Void) {
         registry.withLock { _ in observers.withLock { $0.append(observer) } }
+    }
+
+    /// Calls `observer` with every transition event announced from now on (see ``announce(_:for:)``).
+    public func observeTransitions(_ observer: @escaping @Sendable (Key, TransitionEvent) -> Void) {
+        registry.withLock { _ in transitionObservers.withLock { $0.append(observer) } }
+    }
+
+    /// Announces `event` for `key` to the transition observers, in order with the published states.
+    public func announce(_ event: TransitionEvent, for key: Key) {
+        registry.withLock { _ in
+            for observer in transitionObservers.withLock({ $0 }) { observer(key, event) }
+        }
     }
 
     /// Publishes `state` for `key`; a broadcaster that is idle afterwards is dropped, and none is

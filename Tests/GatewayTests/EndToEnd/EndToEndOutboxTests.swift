@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import HTTP1
+import RDSTesting
 import Synchronization
 import Testing
 
@@ -20,6 +21,12 @@ struct EndToEndOutboxTests {
 
     private static func folder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("rds-outbox-\(UUID())")
+    }
+
+    /// A gateway queueing into `folder` whose upstream refuses every connection (keep the port alive).
+    private static func startWhileDown(_ folder: URL, clock: ManualClock) async throws -> (EndToEndGateway, RefusingPort) {
+        let down = try RefusingPort()
+        return (try await EndToEndGateway.start(upstream: down.baseURL, settings: queued, clock: clock, disk: folder), down)
     }
 
     /// An upstream storing what is written to `/items/{id}` (201 with the body), and answering
@@ -52,10 +59,8 @@ struct EndToEndOutboxTests {
     @Test func writesWhileDown_AreAcknowledged_ReadBack_AndDeliveredInOrderAfterARestart() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let down = try RefusingPort()
         let clock = EndToEndGateway.makeClock()
-        let first = try await EndToEndGateway.start(
-            upstream: down.baseURL, settings: Self.queued, clock: clock, disk: folder)
+        let (first, down) = try await Self.startWhileDown(folder, clock: clock)
         let events = try first.subscribe("/items/n")
         await events.waitForEvents(1)
 
@@ -82,6 +87,7 @@ struct EndToEndOutboxTests {
         #expect(events.events.contains { $0.name == "loaded" && $0.data.contains(#""origin":"pending""#) })
         events.close()
         await first.stop()
+        withExtendedLifetime(down) {}
 
         let rejecting = Rejection(nil)
         let upstream = try await Self.storingUpstream(rejecting: rejecting)
@@ -107,14 +113,13 @@ struct EndToEndOutboxTests {
     @Test func rejectedOnReplay_IsDeadLettered_ThenRetriedByAnOperator() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let down = try RefusingPort()
         let clock = EndToEndGateway.makeClock()
-        let first = try await EndToEndGateway.start(
-            upstream: down.baseURL, settings: Self.queued, clock: clock, disk: folder)
+        let (first, down) = try await Self.startWhileDown(folder, clock: clock)
         let accepted = try await first.send(.put, "/items/m", headers: ["Content-Type": "text/plain"], body: "late")
         #expect(accepted.status == 202)
         let location = try #require(accepted.headers["Location"])
         await first.stop()
+        withExtendedLifetime(down) {}
 
         let rejecting = Rejection(409)
         let upstream = try await Self.storingUpstream(rejecting: rejecting)
@@ -143,8 +148,7 @@ struct EndToEndOutboxTests {
     @Test func pendingDelete_Reads404_FullOutboxIs503_DiscardForgetsAWrite() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let down = try RefusingPort()
-        let gateway = try await EndToEndGateway.start(upstream: down.baseURL, settings: Self.queued, disk: folder)
+        let (gateway, down) = try await Self.startWhileDown(folder, clock: EndToEndGateway.makeClock())
 
         let deleted = try await gateway.send(.delete, "/items/n")
         #expect(deleted.status == 202)
@@ -172,5 +176,6 @@ struct EndToEndOutboxTests {
         #expect(try await gateway.get(location).status == 404)
         #expect(try await gateway.send(.put, "/items/c", body: "3").status == 202)
         await gateway.stop()
+        withExtendedLifetime(down) {}
     }
 }

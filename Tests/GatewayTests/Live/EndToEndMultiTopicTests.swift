@@ -70,6 +70,23 @@ struct EndToEndMultiTopicTests {
         await upstream.stop()
     }
 
+    @Test func oneSubscriber_Follows1000Topics_WhenTheHeaderLimitAllowsTheirList() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        let configuration = GatewayConfiguration(
+            server: ServerSettings(port: 0, limits: ServerLimits(maxHeaderBytes: 65_536)),
+            services: ["up": ServiceSettings(baseURL: upstream.baseURL)],
+            repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")])
+        let gateway = try await EndToEndGateway.start(configuration: configuration)
+        let topics = (0..<1_000).map { "topic=/items/t\($0)" }.joined(separator: "&")
+        let events = try gateway.subscribe("/events?" + topics)
+        await events.waitForEvents(1_000)
+        #expect(Set(events.events.map(\.data)).count == 1_000)
+        #expect(events.names.allSatisfy { $0 == "initialized" })
+        events.close()
+        await gateway.stop()
+        await upstream.stop()
+    }
+
     @Test func badTopics_AreRefused() async throws {
         let (gateway, upstream, _) = try await Self.started()
         #expect(try await gateway.get("/events").status == 400)

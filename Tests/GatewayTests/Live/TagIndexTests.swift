@@ -1,4 +1,6 @@
+import Foundation
 import HTTP1
+import RDS
 import Testing
 
 @testable import Gateway
@@ -34,5 +36,19 @@ struct TagIndexTests {
         #expect(index.count <= 10)
         #expect(index.forgottenCount == 15)
         #expect(index.keys(taggedWith: "all").count == 5)
+    }
+
+    @Test func taggingDatastore_IndexesWhatIsStored_AndForgetsWhatIsGone() async throws {
+        let memory = MemoryDatastore<ResourceKey, Representation>(maxBytes: 1 << 20, maxEntries: 100)
+        let index = TagIndex(maxEntries: 100)
+        let tagging = TaggingDatastore(wrapping: memory, index: index, field: "Surrogate-Key")
+        let entry = CacheEntry(
+            value: Representation(status: 200, headers: ["Surrogate-Key": "red blue"]), storedAt: Date(),
+            expiresAt: Date() + 60)
+        try await tagging.save(entry, for: key("1"))
+        #expect(index.keys(taggedWith: "blue") == [key("1")])
+        await memory.delete(key("1"))
+        #expect(try await tagging.get(key("1")) == nil)
+        #expect(index.keys(taggedWith: "blue").isEmpty)
     }
 }

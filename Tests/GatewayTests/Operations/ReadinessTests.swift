@@ -18,6 +18,26 @@ struct ReadinessTests {
         }
     }
 
+    @Test func sharedCache_IsNoneOkOrDegraded_AndNeverMakesTheGatewayUnready() throws {
+        let readiness = Readiness(cacheDirectory: nil, services: [])
+        #expect(readiness.report().sharedCache == "none")
+        let statistics = Mutex(SharedCacheStatistics())
+        readiness.observeSharedCache { statistics.withLock { $0 } }
+        #expect(readiness.report().sharedCache == "degraded")
+        statistics.withLock { $0.streamJoined = true }
+        #expect(readiness.report().sharedCache == "ok")
+        #expect(readiness.report().sharedCacheError == nil)
+        statistics.withLock {
+            $0.commandsFailing = true
+            $0.lastError = "redis_timeout: Redis did not answer in time."
+        }
+        let degraded = readiness.report()
+        #expect(degraded.ready && degraded.httpStatus == 200)
+        #expect(degraded.sharedCache == "degraded")
+        let json = String(decoding: degraded.jsonBytes(), as: UTF8.self)
+        #expect(json.contains(#""shared_cache":"degraded","shared_cache_error":"redis_timeout: Redis did not answer in time.""#))
+    }
+
     @Test func report_IsNotReady_WhileWarmUpRuns() async throws {
         let readiness = Readiness(cacheDirectory: nil, services: [])
         let (duringWarmUp, continuation) = AsyncStream.makeStream(of: ReadinessReport.self)

@@ -28,6 +28,9 @@ struct ClusterEndToEndTests {
         }
         #expect(cluster.upstream.calls("/items/a") == 1)
         #expect(b.shared.statistics.hits == 1 && c.shared.statistics.hits == 1)
+        // A's announcement of the entry B and C already read does not drop their copies.
+        #expect(await cluster.waitUntil { b.shared.statistics.applied == 1 && c.shared.statistics.applied == 1 })
+        #expect(b.memoryEntries == 1 && c.memoryEntries == 1)
         await cluster.stop()
     }
 
@@ -43,6 +46,53 @@ struct ClusterEndToEndTests {
         #expect(again.text == #"{"call":2}"#)
         #expect(try await cluster.replicas[2].get("/items/p").headers["X-Cache"] == "HIT")
         #expect(cluster.upstream.calls("/items/p") == 2)
+        await cluster.stop()
+    }
+
+    @Test func tagPurgeOnB_EmptiesAAndC() async throws {
+        let cluster = try await Cluster.start()
+        for id in ["t1", "t2"] {
+            cluster.upstream.on("/items/\(id)") { _, call in
+                var reply = Self.reply(#"{"call":\#(call)}"#)
+                reply.headers["Surrogate-Key"] = "group"
+                return reply
+            }
+        }
+        for replica in cluster.replicas {
+            for id in ["t1", "t2"] { #expect(try await replica.get("/items/\(id)").status == 200) }
+        }
+        #expect(cluster.replicas.allSatisfy { $0.memoryEntries == 2 })
+        let purge = try await cluster.replicas[1].send(.delete, "/admin/repositories/items/cache?tag=group")
+        #expect(purge.status == 200)
+        #expect(purge.json["count"] as? Int == 2)
+        #expect(await cluster.waitUntil { cluster.replicas.allSatisfy { $0.memoryEntries == 0 } })
+        #expect(try await cluster.replicas[2].get("/items/t1").text == #"{"call":2}"#)
+        #expect(cluster.upstream.calls("/items/t1") == 2 && cluster.upstream.calls("/items/t2") == 1)
+        await cluster.stop()
+    }
+
+    @Test func tagPurgeOnB_ReachesAResourceOnlyAHasRead_ThroughRedisTagSets() async throws {
+        let cluster = try await Cluster.start()
+        cluster.upstream.on("/items/solo") { _, call in
+            var reply = Self.reply(#"{"call":\#(call)}"#)
+            reply.headers["Surrogate-Key"] = "solo other"
+            return reply
+        }
+        let (a, b) = (cluster.replicas[0], cluster.replicas[1])
+        _ = try await a.get("/items/solo")
+        #expect(a.memoryEntries == 1 && b.memoryEntries == 0)
+        let purge = try await b.send(.delete, "/admin/repositories/items/cache?tag=solo")
+        #expect(purge.json["count"] as? Int == 1)
+        #expect(await cluster.waitUntil { a.memoryEntries == 0 })
+        #expect(try await a.get("/items/solo").text == #"{"call":2}"#)
+        // The tag's sorted set holds the key with its entry's expiry, and expires itself.
+        let raw = RedisClient(configuration: try RedisConfiguration(url: cluster.redis.url, commandTimeout: .seconds(5)))
+        let keys = try await raw.send(RedisCommand("KEYS", a.shared.settings.prefix + "t:items:*")).array ?? []
+        #expect(keys.count == 2)
+        for key in keys.compactMap(\.bytes) {
+            #expect(try await raw.send(RedisCommand(parts: [Array("ZCARD".utf8), key])).integer == 1)
+            #expect((try await raw.send(RedisCommand(parts: [Array("PTTL".utf8), key])).integer ?? 0) > 0)
+        }
         await cluster.stop()
     }
 

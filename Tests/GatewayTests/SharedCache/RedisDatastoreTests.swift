@@ -14,6 +14,23 @@ struct RedisDatastoreTests {
         try SharedCache(settings: RedisSettings(url: server.url, prefix: prefix, connectTimeout: 5, commandTimeout: 5), logger: RecordingLogger())
     }
 
+    private static func store(
+        _ repository: String, _ shared: SharedCache, _ clock: ManualClock, retention: TimeInterval
+    ) -> RedisDatastore<String, String> {
+        RedisDatastore(repository: repository, shared: shared, clock: clock, retention: retention)
+    }
+
+    /// An entry fresh for a minute.
+    private static func entry(_ value: String, _ clock: ManualClock) -> CacheEntry<String> {
+        CacheEntry(value: value, storedAt: clock.now, expiresAt: clock.now + 60)
+    }
+
+    /// `command` on the Redis key of `key` in `items`.
+    private static func ask(_ client: RedisClient, _ command: String, _ shared: SharedCache, _ key: String) async throws -> RESPValue {
+        try await client.send(
+            RedisCommand(parts: [Array(command.utf8), shared.entryKey(repository: "items", keyBytes: Array(key.utf8))]))
+    }
+
     private static func raw(_ server: RedisTestServer) throws -> RedisClient {
         RedisClient(configuration: try RedisConfiguration(url: server.url, commandTimeout: .seconds(2)))
     }
@@ -21,7 +38,7 @@ struct RedisDatastoreTests {
     @Test func entry_RoundTripsWithValidatorsAndWindows_UnderAPrefixedHashedKey() async throws {
         let server = try await RedisTestServer.start()
         let clock = ManualClock()
-        let store = RedisDatastore<String, String>(repository: "items", shared: try Self.shared(server), clock: clock, retention: 30)
+        let store = Self.store("items", try Self.shared(server), clock, retention: 30)
         let entry = CacheEntry(
             value: "body", storedAt: clock.now, expiresAt: clock.now + 60,
             validators: Validators(etag: "\"v1\"", lastModified: "Tue, 01 Dec 2026 10:00:00 GMT"), initialAge: 3,
@@ -44,12 +61,12 @@ struct RedisDatastoreTests {
         let server = try await RedisTestServer.start()
         let clock = ManualClock()
         let shared = try Self.shared(server)
-        let store = RedisDatastore<String, String>(repository: "items", shared: shared, clock: clock, retention: 30)
+        let store = Self.store("items", shared, clock, retention: 30)
         try await store.save(CacheEntry(value: "a", storedAt: clock.now, expiresAt: clock.now + 10), for: "a")
         try await store.save(CacheEntry(value: "b", storedAt: clock.now, expiresAt: clock.now - 100), for: "b")
         let client = try Self.raw(server)
-        let a = try await client.send(RedisCommand(parts: [Array("PTTL".utf8), shared.entryKey(repository: "items", keyBytes: Array("a".utf8))]))
-        let b = try await client.send(RedisCommand(parts: [Array("PTTL".utf8), shared.entryKey(repository: "items", keyBytes: Array("b".utf8))]))
+        let a = try await Self.ask(client, "PTTL", shared, "a")
+        let b = try await Self.ask(client, "PTTL", shared, "b")
         // Upper bounds are exact; lower ones leave room for a loaded machine.
         #expect((30_000...40_000).contains(a.integer ?? 0))
         #expect((1...1_000).contains(b.integer ?? 0))
@@ -60,18 +77,17 @@ struct RedisDatastoreTests {
         let server = try await RedisTestServer.start()
         let clock = ManualClock()
         let shared = try Self.shared(server)
-        let store = RedisDatastore<String, String>(repository: "items", shared: shared, clock: clock, retention: 0)
-        try await store.save(CacheEntry(value: "good", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
+        let store = Self.store("items", shared, clock, retention: 0)
+        try await store.save(Self.entry("good", clock), for: "k")
         let key = shared.entryKey(repository: "items", keyBytes: Array("k".utf8))
         let client = try Self.raw(server)
-        var stored = try #require(try await client.send(RedisCommand(parts: [Array("GET".utf8), key])).bytes)
+        var stored = try #require(try await Self.ask(client, "GET", shared, "k").bytes)
         stored[stored.count - 10] ^= 0xff
         try await client.send(RedisCommand(parts: [Array("SET".utf8), key, stored]))
         #expect(try await store.get("k") == nil)
         // A valid entry of another key under this key's name (a collision) is not returned either.
-        try await store.save(CacheEntry(value: "other", storedAt: clock.now, expiresAt: clock.now + 60), for: "j")
-        let other = try #require(
-            try await client.send(RedisCommand(parts: [Array("GET".utf8), shared.entryKey(repository: "items", keyBytes: Array("j".utf8))])).bytes)
+        try await store.save(Self.entry("other", clock), for: "j")
+        let other = try #require(try await Self.ask(client, "GET", shared, "j").bytes)
         try await client.send(RedisCommand(parts: [Array("SET".utf8), key, other]))
         #expect(try await store.get("k") == nil)
         #expect(shared.statistics.misses == 2)
@@ -82,8 +98,8 @@ struct RedisDatastoreTests {
         let server = try await RedisTestServer.start()
         let clock = ManualClock()
         let shared = try Self.shared(server)
-        let store = RedisDatastore<String, String>(repository: "items", shared: shared, clock: clock, retention: 0)
-        try await store.save(CacheEntry(value: "secret body", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
+        let store = Self.store("items", shared, clock, retention: 0)
+        try await store.save(Self.entry("secret body", clock), for: "k")
         try await store.delete("k")
         try await store.deleteAll()
         let reply = try await Self.raw(server).send(RedisCommand("XRANGE", "t:invalidations", "-", "+"))
@@ -91,10 +107,28 @@ struct RedisDatastoreTests {
         #expect(messages.map(\.operation) == [.stored, .deleted, .purgedAll])
         #expect(messages.allSatisfy { $0.replica == shared.replicaID && $0.repository == "items" })
         #expect(messages[0].key == Array("k".utf8))
-        #expect(messages[0].version == Int64(clock.now.timeIntervalSince1970 * 1_000))
+        let stored = Self.entry("secret body", clock)
+        #expect(messages[0].version == InvalidationMessage.version(of: stored, keyBytes: Array("k".utf8)))
+        #expect(messages[0].version != 0)
         let everything = try RedisStreamEntry.entries(inRangeReply: reply).flatMap(\.fields).map(\.value)
         #expect(!everything.contains(Array("secret body".utf8)))
         #expect(shared.statistics.announced == 3)
+        await server.stop()
+    }
+
+    @Test func tagSets_FindEveryKeyOfATag_UntilItsEntryExpires() async throws {
+        let server = try await RedisTestServer.start()
+        let clock = ManualClock()
+        let store = RedisDatastore<String, String>(
+            repository: "items", shared: try Self.shared(server), clock: clock, retention: 0,
+            tagsOf: { $0.split(separator: " ").map(String.init) })
+        try await store.save(Self.entry("red blue", clock), for: "a")
+        try await store.save(CacheEntry(value: "red", storedAt: clock.now, expiresAt: clock.now + 600), for: "b")
+        #expect(Set(await store.keys(taggedWith: "red")) == ["a", "b"])
+        #expect(await store.keys(taggedWith: "blue") == ["a"])
+        #expect(await store.keys(taggedWith: "green") == [])
+        clock.advance(by: 120)
+        #expect(await store.keys(taggedWith: "red") == ["b"])
         await server.stop()
     }
 
@@ -102,12 +136,12 @@ struct RedisDatastoreTests {
         let server = try await RedisTestServer.start()
         let clock = ManualClock()
         let shared = try Self.shared(server)
-        let items = RedisDatastore<String, String>(repository: "items", shared: shared, clock: clock, retention: 0)
-        let news = RedisDatastore<String, String>(repository: "news", shared: shared, clock: clock, retention: 0)
+        let items = Self.store("items", shared, clock, retention: 0)
+        let news = Self.store("news", shared, clock, retention: 0)
         for index in 0..<2_500 {
-            try await items.save(CacheEntry(value: "v", storedAt: clock.now, expiresAt: clock.now + 60), for: "k\(index)")
+            try await items.save(Self.entry("v", clock), for: "k\(index)")
         }
-        try await news.save(CacheEntry(value: "n", storedAt: clock.now, expiresAt: clock.now + 60), for: "k0")
+        try await news.save(Self.entry("n", clock), for: "k0")
         try await items.deleteAll()
         #expect(try await items.get("k7") == nil)
         #expect(try await news.get("k0")?.value == "n")
@@ -120,11 +154,11 @@ struct RedisDatastoreTests {
         let clock = ManualClock()
         let logger = RecordingLogger()
         let shared = try SharedCache(settings: RedisSettings(url: server.url, prefix: "t:"), logger: logger)
-        let store = RedisDatastore<String, String>(repository: "items", shared: shared, clock: clock, retention: 0)
-        try await store.save(CacheEntry(value: "v", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
+        let store = Self.store("items", shared, clock, retention: 0)
+        try await store.save(Self.entry("v", clock), for: "k")
         await server.stop()
         #expect(try await store.get("k") == nil)
-        try await store.save(CacheEntry(value: "w", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
+        try await store.save(Self.entry("w", clock), for: "k")
         try await store.delete("k")
         let statistics = shared.statistics
         #expect(statistics.commandsFailing && statistics.isDegraded)
@@ -133,7 +167,7 @@ struct RedisDatastoreTests {
         let back = try await RedisTestServer.start(port: server.port)
         var value: String?
         for _ in 0..<100 where value == nil {
-            try await store.save(CacheEntry(value: "x", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
+            try await store.save(Self.entry("x", clock), for: "k")
             value = try await store.get("k")?.value
             if value == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
@@ -148,11 +182,11 @@ struct RedisDatastoreTests {
         let clock = ManualClock()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rds-3l-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let writer = RedisDatastore<String, String>(repository: "items", shared: try Self.shared(server), clock: clock, retention: 0)
-        try await writer.save(CacheEntry(value: "shared", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
+        let writer = Self.store("items", try Self.shared(server), clock, retention: 0)
+        try await writer.save(Self.entry("shared", clock), for: "k")
         let memory = MemoryDatastore<String, String>(maxBytes: 1 << 20, maxEntries: 100)
         let disk = try FileDatastore<String, String>(directory: folder)
-        let reader = RedisDatastore<String, String>(repository: "items", shared: try Self.shared(server), clock: clock, retention: 0)
+        let reader = Self.store("items", try Self.shared(server), clock, retention: 0)
         let chain = TwoLevelDatastore(l1: memory, l2: TwoLevelDatastore(l1: disk, l2: reader, logger: RecordingLogger()), logger: RecordingLogger())
         #expect(chain.peek("k") == nil)
         #expect(try await chain.get("k")?.value == "shared")
