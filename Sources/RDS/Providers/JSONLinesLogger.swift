@@ -154,7 +154,9 @@ public struct JSONLinesLogger: Logger {
         case 0x09: line.append(UInt8(ascii: "t"))
         case 0x08: line.append(UInt8(ascii: "b"))
         case 0x0C: line.append(UInt8(ascii: "f"))
-        case 0x00..<0x20: line += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+        case 0x00..<0x20:
+            line += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
+            line += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
         default: line.append(byte)
         }
     }
