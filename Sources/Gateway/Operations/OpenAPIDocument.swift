@@ -2,7 +2,7 @@ import Foundation
 import HTTP1
 
 /// The OpenAPI 3.1 description served at `GET /admin/openapi.json`: the gateway's own endpoints
-/// (kept in ``base``) and, added at each request, the repository routes of the running
+/// (kept in ``base`` and ``components``) and, added at each request, the repository routes of the running
 /// configuration with their captures, keyed query parameters and headers, and methods.
 enum OpenAPIDocument {
     /// Header fields OpenAPI does not let a description name as parameters (OpenAPI 3.1 §4.8.12.1).
@@ -15,9 +15,12 @@ enum OpenAPIDocument {
 
     /// The whole document as a JSON object.
     static func object(routes: [RepositoryRoute]) -> [String: Any] {
-        guard var document = try? JSONSerialization.jsonObject(with: Data(base.utf8)) as? [String: Any] else {
+        guard var document = try? JSONSerialization.jsonObject(with: Data(base.utf8)) as? [String: Any],
+            let shared = try? JSONSerialization.jsonObject(with: Data(components.utf8)) as? [String: Any]
+        else {
             return [:]
         }
+        document["components"] = shared
         var info = document["info"] as? [String: Any] ?? [:]
         info["version"] = GatewayVersion.current
         document["info"] = info
