@@ -4,10 +4,16 @@ import Synchronization
 /// One event loop: a dedicated thread blocked in `epoll_wait` that runs every read, write and
 /// timeout check of the channels it owns (HTTP connections), so a channel's state needs no lock.
 /// A server has a few of them, never one per connection. Other threads hand it work with
-/// `execute(_:)`, which wakes it through a pipe.
+/// `execute(_:)`, which wakes it through a pipe; work handed over on the loop's own thread waits
+/// for the end of the turn without a wake-up.
 ///
-/// Everything except `execute(_:)`, `start()` and `stop()` must be called on the loop's thread.
-public final class EventLoop: @unchecked Sendable {
+/// It is also a `TaskExecutor`: a task created with `Task(executorPreference: loop)` runs its
+/// non-isolated code on the loop's thread, between turns, so a request handler and the upstream
+/// call it makes on the same loop (``current``) cost no thread switch.
+///
+/// Everything except `execute(_:)`, `enqueue(_:)`, `isInLoopThread`, `start()` and `stop()` must
+/// be called on the loop's thread.
+public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// The scratch buffer every channel of this loop reads into: one per loop, so an idle
     /// connection holds no read buffer.
     public let readBuffer: UnsafeMutableRawBufferPointer
@@ -15,14 +21,33 @@ public final class EventLoop: @unchecked Sendable {
     /// The wake pipe: `execute(_:)` writes a byte so `epoll_wait` returns.
     private let wakeReader: Int32
     private let wakeWriter: Int32
-    private let pending = Mutex<[@Sendable () -> Void]>([])
+    /// Work and jobs handed over from other threads; closed once the loop's thread has ended.
+    private let inbox = Mutex(Inbox())
     private let wakePending = Atomic<Bool>(false)
+    /// The loop thread's `pthread_t` once it runs (0 before).
+    private let thread = Atomic<UInt>(0)
     private let checkInterval: Duration
     private var registered: [Int32: any EventLoopChannel] = [:]
     private var isStopped = false
     private var cachedNow = ContinuousClock.now
     private var isNowStale = true
+    /// Work and jobs handed over on the loop's own thread.
+    private var localWork: [() -> Void] = []
+    private var localJobs: [UnownedJob] = []
+    private var timers = EventLoopTimers()
     private static let wakeToken = UInt64.max
+    /// The thread-local slot holding the loop whose thread is running.
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    private struct Inbox {
+        var work: [@Sendable () -> Void] = []
+        var jobs: [UnownedJob] = []
+        var isClosed = false
+    }
 
     /// A loop whose deadline checks run every `checkInterval`; it runs once `start()` is called.
     /// - Throws: `SocketError` when epoll or the wake pipe cannot be created.
@@ -82,9 +107,47 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Runs `work` on the loop's thread, soon (from any thread).
+    /// The loop whose thread calls this, if any.
+    public static var current: EventLoop? {
+        pthread_getspecific(currentKey).map { Unmanaged<EventLoop>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    public var isInLoopThread: Bool { thread.load(ordering: .relaxed) == pthread_self() }
+
+    /// Runs `work` on the loop's thread, soon (from any thread); on the loop's own thread, at the
+    /// end of the current turn. Once the loop has ended, `work` runs at once on the caller's thread
+    /// (every channel is closed by then).
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        pending.withLock { $0.append(work) }
+        if isInLoopThread { return localWork.append(work) }
+        let accepted = inbox.withLock { inbox in
+            if !inbox.isClosed { inbox.work.append(work) }
+            return !inbox.isClosed
+        }
+        guard accepted else { return work() }
+        wake()
+    }
+
+    /// Runs a job of a task that prefers this loop (`TaskExecutor`). Once the loop has ended, its
+    /// jobs go to the global concurrent executor, so no task is ever stranded.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if isInLoopThread { return localJobs.append(job) }
+        let accepted = inbox.withLock { inbox in
+            if !inbox.isClosed { inbox.jobs.append(job) }
+            return !inbox.isClosed
+        }
+        guard accepted else { return globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+        wake()
+    }
+
+    /// Runs `work` on the loop's thread once `due` has passed (call on the loop's thread). There
+    /// is no cancelling: `work` checks whether it still applies.
+    public func schedule(at due: ContinuousClock.Instant, _ work: @escaping () -> Void) {
+        timers.schedule(at: due, work)
+    }
+
+    private func wake() {
         if !wakePending.exchange(true, ordering: .acquiringAndReleasing) {
             var byte: UInt8 = 1
             _ = Glibc.write(wakeWriter, &byte, 1)
@@ -128,24 +191,40 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
-        let timeout = Int32(max(1, checkInterval / .milliseconds(1)))
+        thread.store(pthread_self(), ordering: .relaxed)
+        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
         var nextCheck = ContinuousClock.now + checkInterval
         while !isStopped {
             isNowStale = true
-            epoll.wait(timeoutMilliseconds: timeout) { token, events in
+            epoll.wait(timeoutMilliseconds: waitTimeout(until: nextCheck)) { token, events in
                 if token == Self.wakeToken { return drainWakePipe() }
                 registered[Int32(truncatingIfNeeded: token)]?.handle(events)
             }
             runPending()
             let now = self.now
+            for work in timers.takeDue(at: now) { work() }
             if now >= nextCheck {
                 nextCheck = now + checkInterval
                 for channel in registered.values { channel.checkDeadline(now: now) }
             }
         }
         // Work handed over while stopping (a handler's late answer, a stream's next chunk) finds
-        // its channel closed and lets its task finish.
+        // its channel closed and lets its task finish; later work runs elsewhere (see `execute`).
+        inbox.withLock { $0.isClosed = true }
+        wakePending.store(true, ordering: .releasing)
         runPending()
+        pthread_setspecific(Self.currentKey, nil)
+    }
+
+    /// How long `epoll_wait` may block: until the next deadline check or timer, rounded up to a
+    /// millisecond; not at all while work handed over on the loop's thread is waiting.
+    private func waitTimeout(until nextCheck: ContinuousClock.Instant) -> Int32 {
+        guard localWork.isEmpty, localJobs.isEmpty else { return 0 }
+        let wakeAt = min(nextCheck, timers.earliest ?? nextCheck)
+        let delay = ContinuousClock.now.duration(to: wakeAt)
+        guard delay > .zero else { return 0 }
+        let (seconds, attoseconds) = delay.components
+        return Int32(min(Int64(Int32.max), seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
     }
 
     private func drainWakePipe() {
@@ -153,13 +232,28 @@ public final class EventLoop: @unchecked Sendable {
         while withUnsafeMutableBytes(of: &scratch, { Glibc.read(wakeReader, $0.baseAddress, $0.count) }) > 0 {}
     }
 
+    /// Runs what was handed over, including what that work hands over in turn, for a bounded
+    /// number of rounds so the sockets are served again soon.
     private func runPending() {
-        guard wakePending.load(ordering: .acquiring) else { return }
-        wakePending.store(false, ordering: .releasing)
-        let work = pending.withLock { pending in
-            defer { pending.removeAll(keepingCapacity: true) }
-            return pending
+        for _ in 0..<16 {
+            if wakePending.load(ordering: .acquiring) {
+                wakePending.store(false, ordering: .releasing)
+                let (work, jobs) = inbox.withLock { inbox in
+                    defer {
+                        inbox.work.removeAll(keepingCapacity: true)
+                        inbox.jobs.removeAll(keepingCapacity: true)
+                    }
+                    return (inbox.work, inbox.jobs)
+                }
+                for item in work { item() }
+                for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            }
+            guard !localWork.isEmpty || !localJobs.isEmpty else { return }
+            let (work, jobs) = (localWork, localJobs)
+            localWork.removeAll(keepingCapacity: true)
+            localJobs.removeAll(keepingCapacity: true)
+            for item in work { item() }
+            for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
         }
-        for item in work { item() }
     }
 }
