@@ -293,9 +293,12 @@ struct HTTPClientTests {
         let upstream = try ScriptedUpstream { _, _ in .respond(Self.ok) }
         defer { upstream.stop() }
         let deadline = ContinuousClock.now + .seconds(5)
+        let loop = try EventLoop(checkInterval: .seconds(1))
+        try loop.start()
+        defer { loop.stop() }
         let connection = try await HTTPClientConnection.connect(
             to: try SocketAddress(host: "127.0.0.1", port: upstream.port), endpoint: "upstream",
-            loop: HTTPClientLoop(label: "test"), deadline: deadline, phase: .connect)
+            loop: loop, deadline: deadline, phase: .connect)
         defer { connection.close() }
         for index in 0..<5 {
             let exchange = HTTPClientExchange(

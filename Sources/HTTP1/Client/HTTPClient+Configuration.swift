@@ -7,7 +7,7 @@ extension HTTPClient {
         public var idleTimeout: Duration
         /// Limits for responses (the body limit defaults to 16 MiB here).
         public var limits: HTTPParserLimits
-        /// The event loops (serial queues) doing the client's I/O. Default 1.
+        /// The client's own event loops, for callers not running on one. Default 1.
         public var eventLoopCount: Int
         /// Bounds the bytes held for responses still arriving (share one per process); `nil`: unbounded.
         public var bodyBudget: HTTPBodyBudget?

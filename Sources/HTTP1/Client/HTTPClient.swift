@@ -1,8 +1,12 @@
 import Sockets
 import Synchronization
 
-/// An HTTP/1.1 client for `http://` upstreams: non-blocking sockets on the HTTP1 event loops,
-/// a keep-alive pool per `host:port`, and connect / first-byte / total timeouts.
+/// An HTTP/1.1 client for `http://` upstreams: non-blocking sockets on event loops, a keep-alive
+/// pool per `host:port`, and connect / first-byte / total timeouts.
+///
+/// A call made from a task running on an ``EventLoop`` (a server's request handler) does its I/O
+/// on that loop, on a connection pooled for that loop when there is one: the whole exchange then
+/// runs on one thread. Other callers use the client's own loops, started on first use.
 ///
 /// A pooled connection is reused only when it is idle, younger than `idleTimeout`, and the peer
 /// has neither closed it nor sent a byte since its last answer (the connection keeps reading
@@ -15,7 +19,7 @@ import Synchronization
 public final class HTTPClient: Sendable {
     /// The pool and parsing settings.
     public let configuration: Configuration
-    private let loops: [HTTPClientLoop]
+    private let ownLoops = Mutex<[EventLoop]>([])
     private let nextLoop = Atomic<Int>(0)
     private let idle = Mutex<[String: [IdleConnection]]>([:])
     private let addresses = Mutex<[String: SocketAddress]>([:])
@@ -25,13 +29,15 @@ public final class HTTPClient: Sendable {
         let since: ContinuousClock.Instant
     }
 
-    /// Creates a client with its own event loops.
+    /// Creates a client; its own event loops start when a caller outside any loop first needs one.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loops = (0..<max(1, configuration.eventLoopCount)).map { HTTPClientLoop(label: "http1.client.\($0)") }
     }
 
-    deinit { closeIdleConnections() }
+    deinit {
+        closeIdleConnections()
+        for loop in ownLoops.withLock({ $0 }) { loop.stop() }
+    }
 
     /// Sends `request` (its `target` is the path and query) to `host`:`port` and returns the whole
     /// response, its body as `.bytes`. Interim 1xx responses are skipped.
@@ -44,7 +50,8 @@ public final class HTTPClient: Sendable {
         let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let exchange = HTTPClientExchange(
             request, host: host, port: port, limits: configuration.limits, budget: configuration.bodyBudget)
-        if let pooled = checkOut(endpoint) {
+        let current = EventLoop.current
+        if let pooled = checkOut(endpoint, preferring: current) {
             do {
                 return try await run(exchange, on: pooled, timeouts: timeouts, totalDeadline: totalDeadline)
             } catch let error as HTTPClientError where error.closedBeforeAnswer && Self.isIdempotent(request.method) {
@@ -54,7 +61,7 @@ public final class HTTPClient: Sendable {
         let connectDeadline = ContinuousClock.now + timeouts.connect
         let connection = try await HTTPClientConnection.connect(
             to: try address(host: host, port: port, endpoint: endpoint), endpoint: endpoint,
-            loop: loops[nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count],
+            loop: try current ?? ownLoop(),
             deadline: min(connectDeadline, totalDeadline), phase: connectDeadline <= totalDeadline ? .connect : .total)
         return try await run(exchange, on: connection, timeouts: timeouts, totalDeadline: totalDeadline)
     }
@@ -85,10 +92,33 @@ public final class HTTPClient: Sendable {
         return response
     }
 
-    /// The most recently used idle connection that is still fit for reuse; unfit ones are closed.
-    private func checkOut(_ endpoint: String) -> HTTPClientConnection? {
+    /// One of the client's own loops, round robin (they start on first use).
+    /// - Throws: `HTTPClientError` (`connectFailed`) when a loop cannot start.
+    private func ownLoop() throws -> EventLoop {
+        try ownLoops.withLock { loops in
+            do {
+                while loops.count < max(1, configuration.eventLoopCount) {
+                    let loop = try EventLoop(checkInterval: .seconds(1))
+                    try loop.start()
+                    loops.append(loop)
+                }
+            } catch let error as SocketError {
+                throw HTTPClientError(.connectFailed, "Could not start the client's event loop.", underlying: error)
+            }
+            return loops[nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count]
+        }
+    }
+
+    /// The most recently used idle connection that is still fit for reuse, one on `loop` first;
+    /// unfit ones are closed.
+    private func checkOut(_ endpoint: String, preferring loop: EventLoop?) -> HTTPClientConnection? {
         let now = ContinuousClock.now
-        while let entry = idle.withLock({ $0[endpoint]?.popLast() }) {
+        while let entry = idle.withLock({ pool -> IdleConnection? in
+            guard let loop, let index = pool[endpoint]?.lastIndex(where: { $0.connection.loop === loop }) else {
+                return pool[endpoint]?.popLast()
+            }
+            return pool[endpoint]?.remove(at: index)
+        }) {
             if !entry.connection.isRetired, now - entry.since < configuration.idleTimeout,
                 entry.connection.socket.isIdleAndOpen()
             {

@@ -1,27 +1,24 @@
-import Dispatch
 import Glibc
 import Sockets
 import Synchronization
 
-/// One client connection to an upstream, doing its I/O on an event loop: non-blocking socket,
-/// dispatch sources for readiness and one timer for the deadlines. Bridged to `async` callers with a
-/// continuation per operation (connect, exchange).
+/// One client connection to an upstream, a channel of an ``EventLoop``: a non-blocking socket
+/// watched by the loop's epoll, deadlines as loop timers. Bridged to `async` callers with a
+/// continuation per operation (connect, exchange). A caller already running on the connection's
+/// loop (a handler task preferring that loop) starts its operation in place and is resumed on the
+/// same thread: no thread switch on the whole exchange.
 ///
-/// Its mutable state is confined to `loop.queue`; hence `@unchecked Sendable`. One caller uses
-/// it at a time (the pool hands it out exclusively).
-final class HTTPClientConnection: @unchecked Sendable {
-    /// The socket; closed once every source is cancelled.
+/// Its mutable state is confined to the loop's thread; hence `@unchecked Sendable`. One caller
+/// uses it at a time (the pool hands it out exclusively).
+final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
+    /// The socket; closed once the loop has forgotten it.
     let socket: Socket
     /// `host:port`, for messages.
     let endpoint: String
-    private let loop: HTTPClientLoop
-    private let readSource: any DispatchSourceRead
-    private let writeSource: any DispatchSourceWrite
-    private let timer: any DispatchSourceTimer
-    private var isReading = false
+    /// The loop doing this connection's I/O.
+    let loop: EventLoop
     private var isWriting = false
-    private var isTiming = false
-    private var openSources = 3
+    private var isRegistered = false
     private(set) var isClosed = false
     /// Set (from the loop) once the connection is closed or condemned; read from any thread.
     private let retired = Atomic<Bool>(false)
@@ -32,6 +29,8 @@ final class HTTPClientConnection: @unchecked Sendable {
     private var exchanging: CheckedContinuation<(HTTPResponse, reusable: Bool), any Error>?
     private var exchange: HTTPClientExchange?
     private var deadlines: [Deadline] = []
+    /// When the loop timer last scheduled for this connection fires (`nil`: none pending).
+    private var timerDue: ContinuousClock.Instant?
     /// An operation cancelled before it reached the loop.
     private var cancelledID: Int?
     private static let nextID = Atomic<Int>(1)
@@ -44,26 +43,20 @@ final class HTTPClientConnection: @unchecked Sendable {
         let untilFirstByte: Bool
     }
 
-    private init(socket: Socket, endpoint: String, loop: HTTPClientLoop) {
+    private init(socket: Socket, endpoint: String, loop: EventLoop) {
         self.socket = socket
         self.endpoint = endpoint
         self.loop = loop
-        readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: loop.queue)
-        writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: loop.queue)
-        timer = DispatchSource.makeTimerSource(queue: loop.queue)
-        readSource.setEventHandler { [unowned self] in readAvailable() }
-        writeSource.setEventHandler { [unowned self] in writable() }
-        timer.setEventHandler { [unowned self] in deadlineReached() }
-        for source in [readSource, writeSource, timer] as [any DispatchSourceProtocol] {
-            source.setCancelHandler { [self] in sourceCancelled() }
-        }
     }
 
-    /// Connects to `address` within `deadline`.
+    /// The watched descriptor.
+    var descriptor: Int32 { socket.fd }
+
+    /// Connects to `address` within `deadline`, on `loop`.
     /// - Throws: `HTTPClientError` (`connectRefused`, `connectFailed`, `timeout(.connect)`), or
     ///   `CancellationError`.
     static func connect(
-        to address: SocketAddress, endpoint: String, loop: HTTPClientLoop, deadline: ContinuousClock.Instant,
+        to address: SocketAddress, endpoint: String, loop: EventLoop, deadline: ContinuousClock.Instant,
         phase: HTTPClientError.Phase
     ) async throws -> HTTPClientConnection {
         let started: (socket: Socket, isConnected: Bool)
@@ -73,8 +66,13 @@ final class HTTPClientConnection: @unchecked Sendable {
             throw HTTPClientConnection.connectError(error.code, endpoint: endpoint, underlying: error)
         }
         let connection = HTTPClientConnection(socket: started.socket, endpoint: endpoint, loop: loop)
-        if started.isConnected { return connection }
-        try await connection.perform { id, continuation in
+        try await connection.perform { (_: Int, continuation: CheckedContinuation<Void, any Error>) in
+            guard connection.register() else {
+                let cause = SocketError(operation: "epoll_ctl(\(endpoint))", code: EBADF)
+                return continuation.resume(
+                    throwing: HTTPClientError(.connectFailed, "Could not watch \(endpoint).", underlying: cause))
+            }
+            guard !started.isConnected else { return continuation.resume() }
             connection.connecting = continuation
             connection.setWriting(true)
             let error = HTTPClientError(.timeout(phase), "Connecting to \(endpoint) timed out.")
@@ -102,7 +100,6 @@ final class HTTPClientConnection: @unchecked Sendable {
                     error: HTTPClientError(.timeout(.firstByte), "\(endpoint) did not answer in time."),
                     untilFirstByte: true),
             ])
-            setReading(true)
             writable()
         }
     }
@@ -113,7 +110,27 @@ final class HTTPClientConnection: @unchecked Sendable {
 
     /// Closes the connection (from any thread); an operation in progress fails with `error`.
     func close(failing error: any Error = CancellationError()) {
+        if loop.isInLoopThread { return fail(error) }
         loop.execute { [self] in fail(error) }
+    }
+
+    // MARK: EventLoopChannel
+
+    /// Readiness from the loop: the end of a connect, an answer's bytes, room to send.
+    func handle(_ events: EPoll.Events) {
+        if connecting != nil { return connected() }
+        if !events.isDisjoint(with: [.readable, .hangUp, .error]) { readAvailable() }
+        if events.contains(.writable), !isClosed { writable() }
+    }
+
+    /// The loop's periodic check: a deadline whose timer has not fired yet is caught here too.
+    func checkDeadline(now: ContinuousClock.Instant) {
+        if !deadlines.isEmpty { deadlineReached() }
+    }
+
+    /// The loop is stopping or closing everything.
+    func abort() {
+        fail(HTTPClientError(.connectionClosed, "The connection to \(endpoint) was closed: its event loop stopped."))
     }
 
     // MARK: Operations
@@ -126,7 +143,7 @@ final class HTTPClientConnection: @unchecked Sendable {
         let id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                loop.execute { [self] in
+                let start: @Sendable () -> Void = { [self] in
                     guard !isClosed, cancelledID != id else {
                         continuation.resume(throwing: isClosed ? closedError(afterBytes: false) : CancellationError())
                         return fail(CancellationError())
@@ -134,6 +151,7 @@ final class HTTPClientConnection: @unchecked Sendable {
                     operationID = id
                     begin(id, continuation)
                 }
+                if loop.isInLoopThread { start() } else { loop.execute(start) }
             }
         } onCancel: {
             loop.execute { [self] in
@@ -150,12 +168,15 @@ final class HTTPClientConnection: @unchecked Sendable {
 
     private func armNextDeadline() {
         let applicable = deadlines.filter { !$0.untilFirstByte || exchange?.hasReceivedBytes != true }
-        guard let next = applicable.min(by: { $0.instant < $1.instant }), !isClosed else { return setTiming(false) }
-        let delay = ContinuousClock.now.duration(to: next.instant)
-        let nanoseconds =
-            Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now() + .nanoseconds(max(0, nanoseconds)), leeway: .milliseconds(1))
-        setTiming(true)
+        guard let next = applicable.min(by: { $0.instant < $1.instant }), !isClosed else { return }
+        // A timer already pending fires no later: it re-arms for the rest when it does.
+        if let timerDue, timerDue <= next.instant { return }
+        timerDue = next.instant
+        loop.schedule(at: next.instant) { [self] in
+            guard timerDue == next.instant else { return }
+            timerDue = nil
+            deadlineReached()
+        }
     }
 
     /// Fails the operation when one of its deadlines has passed; re-arms otherwise.
@@ -166,11 +187,10 @@ final class HTTPClientConnection: @unchecked Sendable {
         armNextDeadline()
     }
 
-    /// The operation succeeded: its deadlines no longer apply.
+    /// The operation succeeded: its deadlines no longer apply (a pending timer finds none).
     private func disarm() {
         operationID = 0
         deadlines = []
-        setTiming(false)
     }
 
     /// Ends the operation in progress with `error` (if any) and closes the connection.
@@ -185,17 +205,20 @@ final class HTTPClientConnection: @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         retired.store(true, ordering: .releasing)
-        if !isReading { readSource.resume() }
-        if !isWriting { writeSource.resume() }
-        if !isTiming { timer.resume() }
-        readSource.cancel()
-        writeSource.cancel()
-        timer.cancel()
+        if isRegistered { loop.remove(self) }
+        socket.close()
     }
 
-    private func sourceCancelled() {
-        openSources -= 1
-        if openSources == 0 { socket.close() }
+    /// Joins the loop's channels, watched for reading (a pooled connection keeps reading).
+    private func register() -> Bool {
+        guard !isClosed else { return false }
+        do {
+            try loop.add(self)
+            isRegistered = true
+            return true
+        } catch {
+            return false
+        }
     }
 
     // MARK: Readiness
@@ -238,7 +261,7 @@ final class HTTPClientConnection: @unchecked Sendable {
     private func readAvailable() {
         guard exchange != nil else { return idleReadable() }
         let buffer = loop.readBuffer
-        while exchange != nil {
+        while exchange != nil, !isClosed {
             switch socket.read(into: buffer) {
             case .bytes(let count):
                 socket.acknowledgeAtOnce()
@@ -282,28 +305,15 @@ final class HTTPClientConnection: @unchecked Sendable {
             exchange = nil
             disarm()
             // A connection going back to the pool keeps reading: anything it receives while idle condemns it.
-            if !(reusable && sentAll) { setReading(false) }
             setWriting(false)
             continuation?.resume(returning: (response, reusable && sentAll))
         }
     }
 
-    private func setReading(_ on: Bool) {
-        guard on != isReading, !isClosed else { return }
-        isReading = on
-        if on { readSource.resume() } else { readSource.suspend() }
-    }
-
-    private func setTiming(_ on: Bool) {
-        guard on != isTiming, !isClosed else { return }
-        isTiming = on
-        if on { timer.resume() } else { timer.suspend() }
-    }
-
     private func setWriting(_ on: Bool) {
-        guard on != isWriting, !isClosed else { return }
+        guard on != isWriting, !isClosed, isRegistered else { return }
         isWriting = on
-        if on { writeSource.resume() } else { writeSource.suspend() }
+        loop.watch(self, for: on ? [.readable, .writable] : .readable)
     }
 
     // MARK: Errors
