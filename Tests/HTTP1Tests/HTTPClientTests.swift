@@ -311,4 +311,27 @@ struct HTTPClientTests {
         }
         #expect(upstream.acceptedConnections == 1)
     }
+
+    /// A caller running on an event loop (a server's handler) has its exchange done on that loop,
+    /// and is resumed there; only callers outside every loop start the client's own loop.
+    @Test func send_FromATaskOnAnEventLoop_UsesThatLoop() async throws {
+        let upstream = try ScriptedUpstream { _, _ in .respond(Self.ok) }
+        defer { upstream.stop() }
+        let loop = try EventLoop(checkInterval: .seconds(1))
+        try loop.start()
+        defer { loop.stop() }
+        let client = HTTPClient()
+        let onLoop = try await Task(executorPreference: loop) {
+            let response = try await client.send(
+                HTTPRequest(method: .get, target: "/a"), to: "127.0.0.1", port: upstream.port)
+            return response.status == 200 && loop.isInLoopThread
+        }.value
+        #expect(onLoop)
+        #expect(client.ownLoopCount == 0)
+        let elsewhere = HTTPClient()
+        let outside = try await elsewhere.send(
+            HTTPRequest(method: .get, target: "/b"), to: "127.0.0.1", port: upstream.port)
+        #expect(outside.status == 200)
+        #expect(elsewhere.ownLoopCount == 1)
+    }
 }

@@ -4,7 +4,8 @@ import RDSTesting
 import Testing
 
 /// An answer the upstream forbids storing drops what is stored for its key, and costs no
-/// datastore write when nothing is (an uncacheable resource read again and again).
+/// datastore write when nothing is (an uncacheable resource read again and again); for a while
+/// after it, reads of the key skip the datastore lookups too (hit-for-pass).
 @Suite(.timeLimit(.minutes(1)))
 struct RepositoryUncacheableTests {
     private typealias Scripted = DatastoreTestFixtures.ScriptedDatastore
@@ -51,5 +52,61 @@ struct RepositoryUncacheableTests {
         #expect(fixture.disk.calls.contains("delete score"))
         #expect(fixture.disk.stored("score") == nil)
         #expect(fixture.repository.cachedAnswer(for: "score") == nil)
+    }
+
+    @Test func get_SkipsTheLookups_WhileTheLastAnswerCouldNotBeStored() async throws {
+        let fixture = Fixture()
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("2-0", isStorable: false))
+        _ = try await fixture.repository.get("score")
+        let lookupsAfterFirst = fixture.disk.calls.count
+
+        let second = try await fixture.repository.get("score")
+
+        #expect(second.value == "2-0" && second.cacheStatus == .bypass)
+        #expect(lookupsAfterFirst > 0)
+        #expect(fixture.disk.calls.count == lookupsAfterFirst, "no datastore call while the key is passed")
+    }
+
+    @Test func get_LooksUpAgain_OnceThePassMarkHasExpired_AndStoresACacheableAnswer() async throws {
+        let fixture = Fixture()
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))
+        _ = try await fixture.repository.get("score")
+        fixture.clock.advance(by: 121)
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("2-0"))
+        let lookupsBefore = fixture.disk.calls.count
+
+        let answer = try await fixture.repository.get("score")
+        let again = try await fixture.repository.get("score")
+
+        #expect(fixture.disk.calls.count > lookupsBefore)
+        #expect(answer.cacheStatus == .miss && again.cacheStatus == .hit && again.value == "2-0")
+        #expect(fixture.service.getCount(for: "score") == 2)
+    }
+
+    @Test func get_StoresACacheableAnswer_OfAPassedKey_AndServesItFromTheCache() async throws {
+        let fixture = Fixture()
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("2-0"))
+        _ = try await fixture.repository.get("score")
+
+        let passed = try await fixture.repository.get("score")
+        let cached = try await fixture.repository.get("score")
+
+        #expect(passed.cacheStatus == .miss && passed.value == "2-0")
+        #expect(cached.cacheStatus == .hit && cached.value == "2-0")
+        #expect(fixture.service.getCount(for: "score") == 2)
+    }
+
+    @Test func get_ReloadIntent_IgnoresThePassMark() async throws {
+        let fixture = Fixture()
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("2-0", isStorable: false))
+        _ = try await fixture.repository.get("score")
+        let lookupsBefore = fixture.disk.calls.count
+
+        _ = try await fixture.repository.get("score", intent: .reload)
+
+        #expect(fixture.disk.calls.count > lookupsBefore)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTP1
 import HTTPCaching
 import RDS
+import Sockets
 
 /// The gateway's HTTP handler: liveness, admin, the embedded demo's knobs, and every repository
 /// route (`/metrics` and `/health/ready` are answered in front of it by ``OperationsHandler``).
@@ -64,7 +65,10 @@ public struct GatewayRouter: HTTPHandler {
     /// the admin check (see ``ProblemAudience``).
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let audience: ProblemAudience = adminAccess.refusal(for: request) == nil ? .administrator : .anonymous
-        return await ProblemAudience.$current.withValue(audience) { await answer(request) }
+        // Tasks the repositories start for this request (its fetch) run on this request's event loop.
+        return await TaskPlacement.$preferredExecutor.withValue(EventLoop.current) {
+            await ProblemAudience.$current.withValue(audience) { await answer(request) }
+        }
     }
 
     private func answer(_ request: HTTPRequest) async -> HTTPResponse {

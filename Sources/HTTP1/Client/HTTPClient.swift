@@ -75,6 +75,9 @@ public final class HTTPClient: Sendable {
         for entry in all { entry.connection.close() }
     }
 
+    /// How many of the client's own event loops have started (callers on a loop use that loop).
+    var ownLoopCount: Int { ownLoops.withLock { $0.count } }
+
     /// Idle connections pooled for `host`:`port` right now.
     public func idleConnectionCount(host: String, port: Int) -> Int {
         let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

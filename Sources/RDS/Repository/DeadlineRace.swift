@@ -32,11 +32,12 @@ final class DeadlineRace<Output: Sendable>: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard race.install(continuation) else { return }
+                let executor = TaskPlacement.preferredExecutor
                 race.track([
-                    Task {
+                    Task(executorPreference: executor) {
                         do { race.resolve(.success(try await operation())) } catch { race.resolve(.failure(error)) }
                     },
-                    Task {
+                    Task(executorPreference: executor) {
                         do {
                             try await clock.sleep(until: deadline)
                             race.resolve(.failure(Exceeded()))

@@ -157,7 +157,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let stateBefore = broadcasters.current(of: key) ?? restingState(key)
         table.flights[key] = Flight(id: id, stateBefore: stateBefore, cancellable: cancellable)
         broadcasters.publish(.loading(previous: previous), for: key)
-        table.flights[key]?.task = Task {
+        table.flights[key]?.task = Task(executorPreference: TaskPlacement.preferredExecutor) {
             let outcome = await operation(id)
             self.finish(key, flightID: id, outcome: outcome)
         }

@@ -19,7 +19,11 @@ extension Repository {
         // coordinator, other processes may store into a shared level at any time: it may.
         var mayHoldEntry = entry != nil || store.coordinator != nil
         if recheckStore {
-            let stored = await storedEntry(for: key)
+            // A fetch of this process that ended since the lookup stored its answer in memory
+            // first: peek there when the datastore can (no I/O). Another process may have stored
+            // into a shared level: read again then.
+            let peekable = store.coordinator == nil ? store.peekable : nil
+            let stored = peekable != nil ? peekable?.peek(key) : await storedEntry(for: key)
             if let stored, stored.isFresh(at: store.clock.now) { return Self.cachedOutcome(stored) }
             mayHoldEntry = mayHoldEntry || stored != nil
         }
@@ -121,6 +125,9 @@ extension Repository {
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
+        // Other processes may store into a shared level at any time: no key is passed there.
+        if entry == nil, store.coordinator == nil { store.passMarks.mark(key, at: now) }
+        if entry != nil { store.passMarks.clear(key) }
         guard entry != nil || droppingPrevious else { return nil }
         if let flightID {
             guard store.flights.beginStore(key, flightID: flightID) else { return nil }

@@ -6,6 +6,12 @@ extension Repository {
     /// - Throws: ``RepositoryError`` wrapping the ``ServiceError`` behind it, when nothing usable is
     ///   stored; ``RepositoryErrorKind/cancelled`` when the calling task is cancelled.
     public func get(_ key: Key, intent: ReadIntent = .cached) async throws -> RepositoryAnswer<Value> {
+        if intent == .cached, store.passMarks.isMarked(key, at: store.clock.now) {
+            // The last answer could not be stored: nothing to look up (see ``PassMarks``).
+            return try await store.flights.join(key, previous: nil) { flightID in
+                await fetch(key, flightID: flightID, entry: nil, validators: nil, recheckStore: false, allowStale: false)
+            }
+        }
         let entry = await storedEntry(for: key)
         switch ReadPlan.make(entry: entry, at: store.clock.now, policy: policy, intent: intent) {
         case .serve(let entry, let status, let refreshInBackground):

@@ -20,6 +20,8 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
     let flights: InFlightTable<Key, Value>
     /// Makes one fetch per key across processes sharing a level, when set.
     let coordinator: (any FetchCoordinator<Key>)?
+    /// Keys whose last answer could not be stored: read from the service without a lookup.
+    let passMarks = PassMarks<Key>()
 
     /// Creates the store.
     /// - Parameters:

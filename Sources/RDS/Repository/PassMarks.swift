@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+
+/// Keys whose last answer from the service could not be stored ("hit-for-pass", as Varnish calls
+/// it): for ``window`` seconds a read of such a key goes to the service without looking in the
+/// datastore first, so an uncacheable resource costs no cache lookups. A stored answer for the key
+/// ends its mark at once.
+///
+/// Bounded by ``capacity``: when full, expired marks are dropped, and a new key is not marked
+/// while none has expired (it is then only looked up as before).
+final class PassMarks<Key: Hashable & Sendable>: Sendable {
+    /// How long a mark lasts, in seconds.
+    let window: TimeInterval
+    /// The most keys marked at once.
+    let capacity: Int
+    private let marks = Mutex<[Key: Date]>([:])
+
+    /// Marks that last `window` seconds, at most `capacity` of them.
+    init(window: TimeInterval = 120, capacity: Int = 10_000) {
+        self.window = window
+        self.capacity = capacity
+    }
+
+    /// Whether `key` is marked at `now` (an expired mark is dropped).
+    func isMarked(_ key: Key, at now: Date) -> Bool {
+        marks.withLock { marks in
+            guard let until = marks[key] else { return false }
+            if until > now { return true }
+            marks[key] = nil
+            return false
+        }
+    }
+
+    /// Marks `key` until `now` + ``window``.
+    func mark(_ key: Key, at now: Date) {
+        marks.withLock { marks in
+            if marks[key] == nil, marks.count >= capacity {
+                marks = marks.filter { $0.value > now }
+                guard marks.count < capacity else { return }
+            }
+            marks[key] = now.addingTimeInterval(window)
+        }
+    }
+
+    /// Ends the mark of `key`, if any.
+    func clear(_ key: Key) {
+        marks.withLock { marks in
+            if !marks.isEmpty { marks[key] = nil }
+        }
+    }
+}
