@@ -19,6 +19,9 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
     /// Request fields passed upstream without keying the cache (`forwardHeaders: "*"`); not part
     /// of the key's identity (equality, hashing, encoding) nor of its description.
     public let passedHeaders: [String: String]
+    /// The hash of the identity, computed once: a key is hashed by every table it passes through
+    /// on a request (in-flight fetches, states, marks), and hashing a dictionary is not cheap.
+    private let identityHash: Int
 
     /// Creates a key, normalizing as it goes: a missing leading `/` is added, the query's
     /// parameters are sorted by name (a stable sort, so repeated names keep their order) and
@@ -37,19 +40,22 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
         }
         self.headers = lowered
         self.passedHeaders = passedHeaders
+        var hasher = Hasher()
+        hasher.combine(repository)
+        hasher.combine(self.path)
+        hasher.combine(self.query)
+        hasher.combine(lowered)
+        identityHash = hasher.finalize()
     }
 
     /// Keys are equal when repository, path, query and keyed headers are; ``passedHeaders`` do not count.
     public static func == (lhs: ResourceKey, rhs: ResourceKey) -> Bool {
-        lhs.repository == rhs.repository && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers
+        lhs.identityHash == rhs.identityHash && lhs.repository == rhs.repository && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what ``==`` compares (its hash, computed once).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(repository)
-        hasher.combine(path)
-        hasher.combine(query)
-        hasher.combine(headers)
+        hasher.combine(identityHash)
     }
 
     /// The request target sent upstream (before any base path or API key): path, then `?query`.
