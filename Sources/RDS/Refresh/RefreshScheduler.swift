@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// The process's one timer service for background refreshes: a ``TimerHeap`` on the injected
-/// clock, driven by a single task that sleeps until the earliest deadline.
+/// A timer service on the injected clock: a ``TimerHeap`` driven by a single task that sleeps
+/// until the earliest deadline. The process's background refreshes share one; each repository
+/// store has one for its fetch deadlines.
 ///
 /// There is no task or thread per timer: 100,000 scheduled keys cost one sleeping task and a
 /// heap entry each, and no CPU until one is due. An earlier timer re-arms the sleeper; due

@@ -1,11 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Runs an operation against a deadline on a ``ClockProvider``, answering at the deadline even
-/// when the operation ignores cancellation.
+/// Runs an operation against a deadline, answering at the deadline even when the operation
+/// ignores cancellation.
 ///
-/// The operation and a sleeper run in tasks of their own; whichever ends first resolves the
-/// caller's continuation, and the other is cancelled.
+/// The operation runs in a task of its own (on ``TaskPlacement/preferredExecutor``); the deadline
+/// is a timer of a ``RefreshScheduler`` (one sleeping task for every deadline of a repository, not
+/// one per call). Whichever ends first resolves the caller's continuation; the other is cancelled.
 final class DeadlineRace<Output: Sendable>: Sendable {
     /// Thrown when the deadline passes first.
     struct Exceeded: Error {}
@@ -15,7 +16,7 @@ final class DeadlineRace<Output: Sendable>: Sendable {
     private struct State {
         var continuation: Continuation?
         var early: Result<Output, any Error>?
-        var tasks: [Task<Void, Never>] = []
+        var task: Task<Void, Never>?
         var resolved = false
     }
 
@@ -23,27 +24,21 @@ final class DeadlineRace<Output: Sendable>: Sendable {
 
     private init() {}
 
-    /// Returns the operation's output, or throws ``Exceeded`` once `clock` reaches `deadline`.
+    /// Returns the operation's output, or throws ``Exceeded`` once `timers`' clock reaches `deadline`.
     /// - Throws: The operation's error, ``Exceeded``, or `CancellationError` when the caller is cancelled.
     static func run(
-        until deadline: Date, on clock: any ClockProvider, _ operation: @escaping @Sendable () async throws -> Output
+        until deadline: Date, on timers: RefreshScheduler, _ operation: @escaping @Sendable () async throws -> Output
     ) async throws -> Output {
         let race = DeadlineRace()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard race.install(continuation) else { return }
-                let executor = TaskPlacement.preferredExecutor
-                race.track([
-                    Task(executorPreference: executor) {
+                let timer = timers.schedule(at: deadline) { race.resolve(.failure(Exceeded())) }
+                race.track(
+                    Task(executorPreference: TaskPlacement.preferredExecutor) {
                         do { race.resolve(.success(try await operation())) } catch { race.resolve(.failure(error)) }
-                    },
-                    Task(executorPreference: executor) {
-                        do {
-                            try await clock.sleep(until: deadline)
-                            race.resolve(.failure(Exceeded()))
-                        } catch {}
-                    },
-                ])
+                        timers.cancel(timer)
+                    })
             }
         } onCancel: {
             race.resolve(.failure(CancellationError()))
@@ -61,23 +56,23 @@ final class DeadlineRace<Output: Sendable>: Sendable {
         return false
     }
 
-    private func track(_ tasks: [Task<Void, Never>]) {
+    private func track(_ task: Task<Void, Never>) {
         let resolved = state.withLock { state in
-            state.tasks = tasks
+            state.task = task
             return state.resolved
         }
-        if resolved { tasks.forEach { $0.cancel() } }
+        if resolved { task.cancel() }
     }
 
     private func resolve(_ result: Result<Output, any Error>) {
-        let (continuation, tasks): (Continuation?, [Task<Void, Never>]) = state.withLock { state in
-            guard !state.resolved else { return (nil, []) }
+        let (continuation, task): (Continuation?, Task<Void, Never>?) = state.withLock { state in
+            guard !state.resolved else { return (nil, nil) }
             state.resolved = true
             if state.continuation == nil { state.early = result }
             defer { state.continuation = nil }
-            return (state.continuation, state.tasks)
+            return (state.continuation, state.task)
         }
         continuation?.resume(with: result)
-        tasks.forEach { $0.cancel() }
+        task?.cancel()
     }
 }

@@ -54,7 +54,7 @@ extension Repository {
     /// `deadline` ends as `.waited` (the store is read again, then the service asked).
     private func lease(for key: Key, until deadline: Date) async -> FetchLease? {
         guard let coordinator = store.coordinator else { return nil }
-        return (try? await DeadlineRace.run(until: deadline, on: store.clock) { await coordinator.acquire(key) })
+        return (try? await DeadlineRace.run(until: deadline, on: store.deadlines) { await coordinator.acquire(key) })
             ?? .waited
     }
 
@@ -74,7 +74,7 @@ extension Repository {
         do {
             // A lease wait may have used the whole deadline already.
             guard store.clock.now < deadline else { throw DeadlineRace<ServiceResponse<Value>>.Exceeded() }
-            response = try await DeadlineRace.run(until: deadline, on: store.clock) {
+            response = try await DeadlineRace.run(until: deadline, on: store.deadlines) {
                 try await service.get(key, ifChangedFrom: validators)
             }
         } catch {

@@ -22,6 +22,8 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
     let coordinator: (any FetchCoordinator<Key>)?
     /// Keys whose last answer could not be stored: read from the service without a lookup.
     let passMarks = PassMarks<Key>()
+    /// The timers of fetch deadlines, on ``clock``: one sleeping task for all of them.
+    let deadlines: RefreshScheduler
 
     /// Creates the store.
     /// - Parameters:
@@ -41,6 +43,7 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
             bufferSize: stateBufferSize, maxRememberedFailures: maxRememberedFailures)
         self.datastore = datastore
         self.clock = clock
+        self.deadlines = RefreshScheduler(clock: clock)
         self.logger = logger
         self.peekable = peekable
         self.coordinator = coordinator

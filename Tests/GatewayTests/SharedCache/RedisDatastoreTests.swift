@@ -62,11 +62,12 @@ struct RedisDatastoreTests {
         let clock = ManualClock()
         let shared = try Self.shared(server)
         let store = Self.store("items", shared, clock, retention: 30)
-        try await store.save(CacheEntry(value: "a", storedAt: clock.now, expiresAt: clock.now + 10), for: "a")
-        try await store.save(CacheEntry(value: "b", storedAt: clock.now, expiresAt: clock.now - 100), for: "b")
         let client = try Self.raw(server)
-        let a = try await Self.ask(client, "PTTL", shared, "a")
+        // b lives one second: asked right after it is stored, before anything else.
+        try await store.save(CacheEntry(value: "b", storedAt: clock.now, expiresAt: clock.now - 100), for: "b")
         let b = try await Self.ask(client, "PTTL", shared, "b")
+        try await store.save(CacheEntry(value: "a", storedAt: clock.now, expiresAt: clock.now + 10), for: "a")
+        let a = try await Self.ask(client, "PTTL", shared, "a")
         // Upper bounds are exact; lower ones leave room for a loaded machine.
         #expect((30_000...40_000).contains(a.integer ?? 0))
         #expect((1...1_000).contains(b.integer ?? 0))
