@@ -261,7 +261,8 @@ final class EventHub: Sendable {
     private func makeEvent(_ sequence: UInt64, _ key: ResourceKey, _ change: WriteEvent<Representation>) -> HubEvent {
         let id = "\(boot)-\(sequence)"
         let resolve = paths.withLock { $0 }
-        return HubEvent(sequence: sequence, key: key, process: change.kind, cost: 512) {
+        let inProgress = if case .processing = change.state { true } else { false }
+        return HubEvent(sequence: sequence, key: key, process: change.kind, cost: 512, isInProgress: inProgress) {
             var object = WriteStateJSON.object(change.state)
             object["path"] = resolve(key)
             object["repository"] = key.repository
@@ -284,7 +285,8 @@ final class EventHub: Sendable {
         }
         let id = "\(boot)-\(sequence)"
         let resolve = paths.withLock { $0 }
-        return HubEvent(sequence: sequence, key: key, cost: cost) {
+        let inProgress = if case .loading = state { true } else { false }
+        return HubEvent(sequence: sequence, key: key, cost: cost, isInProgress: inProgress) {
             var object = ResourceStateJSON.object(state)
             object["path"] = resolve(key)
             object["repository"] = key.repository

@@ -2,15 +2,19 @@ import RDS
 import Synchronization
 
 /// One Server-Sent Events subscriber of the ``EventHub``: the events it has not read yet, at most
-/// one per resource and stream (read states; write process states; delete process states): a
-/// newer state replaces the unread older one of its stream, in its place, never one of another
-/// stream, so a slow subscriber skips to the newest state of each and holds a bounded backlog.
+/// two per resource and stream (read states; write process states; delete process states): the
+/// newest state of work in progress (`loading`, `processing`) and, after it, the newest state that
+/// ends work. A newer state replaces the unread older one of its kind, in its place (new work drops
+/// the unread end of earlier work), never one of another stream, so a slow subscriber skips to the
+/// newest state of each, never misses that a fetch or write happened, and holds a bounded backlog.
 /// The HTTP server pulls each event when the client can take it (``next()``).
 final class EventSubscriber: Sendable {
     /// A resource's read states, or one of its write processes.
     private struct Slot: Hashable {
         let key: ResourceKey
         let process: WriteKind?
+        /// A state of work in progress waits in its own slot, before the state that ends the work.
+        let inProgress: Bool
     }
 
     private struct State {
@@ -54,9 +58,18 @@ final class EventSubscriber: Sendable {
     func enqueue(_ event: HubEvent, ifAbsent: Bool = false) {
         guard let key = event.key else { return }
         guard !event.isTransition else { return enqueueControl(event.bytes) }
-        let slot = Slot(key: key, process: event.process)
+        let slot = Slot(key: key, process: event.process, inProgress: event.isInProgress)
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             guard !state.closed else { return nil }
+            if event.isInProgress, !ifAbsent {
+                // New work begins: the unread end of earlier work is superseded, place and all.
+                let end = Slot(key: key, process: event.process, inProgress: false)
+                if state.pending.removeValue(forKey: end) != nil,
+                    let place = state.order[state.head...].firstIndex(of: end)
+                {
+                    state.order.remove(at: place)
+                }
+            }
             if state.pending[slot] != nil {
                 if !ifAbsent { state.pending[slot] = event }
             } else if state.pending.count >= maxPending {

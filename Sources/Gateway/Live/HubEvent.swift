@@ -15,19 +15,23 @@ final class HubEvent: Sendable {
     let cost: Int
     /// `true` for a transition event (`canceled`): sent in order, never replaced unread.
     let isTransition: Bool
+    /// A state of work in progress (`loading`, a write `processing`): a subscriber that is behind
+    /// keeps it beside the state that ends the work, so it never misses that the work happened.
+    let isInProgress: Bool
     private let rendered = Mutex<[UInt8]?>(nil)
     private let render: @Sendable () -> [UInt8]
 
     /// An event whose bytes `render` makes when first asked.
     init(
         sequence: UInt64, key: ResourceKey?, process: WriteKind? = nil, cost: Int = 0, isTransition: Bool = false,
-        render: @escaping @Sendable () -> [UInt8]
+        isInProgress: Bool = false, render: @escaping @Sendable () -> [UInt8]
     ) {
         self.sequence = sequence
         self.key = key
         self.process = process
         self.cost = cost
         self.isTransition = isTransition
+        self.isInProgress = isInProgress
         self.render = render
     }
 

@@ -60,6 +60,25 @@ struct EventHubTests {
         #expect(chunks[2].hasPrefix("id: \(hub.boot)-4\n"))
     }
 
+    /// A fetch that ends before a slow subscriber reads its `loading` is still seen as a fetch;
+    /// new work drops the unread end of the earlier one.
+    @Test func slowSubscriber_KeepsLoadingBeforeTheStateThatEndedIt() async {
+        let hub = EventHub()
+        let stream = hub.subscribe(to: [.repository("items")], lastEventID: nil, follow: follow)
+        hub.publish(key("a"), loaded("1"))
+        hub.publish(key("a"), .loading(previous: nil))
+        hub.publish(key("a"), loaded("2"))
+        hub.publish(key("b"), .loading(previous: nil))
+        hub.publish(key("b"), loaded("3"))
+        hub.publish(key("b"), .loading(previous: nil))
+        hub.publish(key("c"), loaded("4"))
+        let chunks = await read(stream, 5)
+        #expect(chunks[1].hasPrefix("id: \(hub.boot)-2\nevent: loading\n"))
+        #expect(chunks[2].hasPrefix("id: \(hub.boot)-3\nevent: loaded\n"))
+        #expect(chunks[3].hasPrefix("id: \(hub.boot)-6\nevent: loading\n"))
+        #expect(chunks[4].hasPrefix("id: \(hub.boot)-7\n"), "b's unread loaded (5) was superseded by its new loading")
+    }
+
     @Test func backlogPastItsBound_IsDroppedForARefetch() async {
         let hub = EventHub(maxPending: 2)
         let stream = hub.subscribe(to: [.repository("items")], lastEventID: nil, follow: follow)

@@ -52,18 +52,22 @@ struct EventHubWriteTests {
         #expect(chunks[2].contains(#""state":"succeeded""#))
     }
 
-    @Test func newerWriteState_ReplacesTheUnreadOlderOne_AndDeleteStatesAreTheirOwnStream() async {
+    @Test func unreadProcessing_StaysBeforeItsEnd_ANewerEndReplacesTheOlder_AndDeleteStatesAreTheirOwnStream() async {
         let hub = EventHub()
         let stream = hub.subscribe(to: [.repository("notes")], lastEventID: nil, follow: Self.follow)
         hub.publish(Self.key, WriteEvent(kind: .write, state: .processing(element: nil, since: Self.at, queued: false)))
         hub.publish(Self.key, WriteEvent(kind: .delete, state: .processing(element: nil, since: Self.at, queued: true)))
         hub.publish(
             Self.key, WriteEvent(kind: .write, state: .succeeded(element: Self.written("x"), reply: nil, at: Self.at)))
+        hub.publish(
+            Self.key, WriteEvent(kind: .write, state: .succeeded(element: Self.written("y"), reply: nil, at: Self.at)))
 
-        let chunks = await Self.read(stream, 3)
-        #expect(chunks[1].hasPrefix("id: \(hub.boot)-3\nevent: write\n"))
+        let chunks = await Self.read(stream, 4)
+        #expect(chunks[1].hasPrefix("id: \(hub.boot)-1\nevent: write\n"))
+        #expect(chunks[1].contains(#""state":"processing""#))
         #expect(chunks[2].hasPrefix("id: \(hub.boot)-2\nevent: delete\n"))
         #expect(chunks[2].contains(#""queued":true"#))
+        #expect(chunks[3].hasPrefix("id: \(hub.boot)-4\nevent: write\n"))
     }
 
     @Test func lateSubscriber_GetsTheCurrentWriteStates_AfterTheReadState_AndNotInitialOnes() async {
