@@ -80,8 +80,8 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     static var clientClosedRequest: Int { 499 }
 
     private func finish(
-        _ response: HTTPResponse, for request: HTTPRequest, route classification: RouteClassification, id: RequestID,
-        since start: ContinuousClock.Instant, clientGone: Bool = false, error: String? = nil
+        _ response: consuming HTTPResponse, for request: HTTPRequest, route classification: RouteClassification,
+        id: RequestID, since start: ContinuousClock.Instant, clientGone: Bool = false, error: String? = nil
     )
         -> HTTPResponse
     {
@@ -112,7 +112,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
             recentProblems?.record(
                 method: method, path: String(request.path), status: status, requestID: id.value, chain: error)
         }
-        var response = response
+        // Consumed, so its fields are changed in place rather than copied.
         response.headers[RequestID.headerName] = id.value
         return response
     }

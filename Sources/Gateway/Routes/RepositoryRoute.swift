@@ -41,7 +41,7 @@ public final class RepositoryRoute: Sendable {
     public func key(captures: [String: String], query: Substring?, headers: HTTPHeaders) -> ResourceKey {
         let expanded = upstream.expand(captures)
         // Searched byte by byte: a `Character` search costs half of building the key.
-        guard let mark = expanded.utf8.firstIndex(of: UInt8(ascii: "?")) else {
+        guard let mark = expanded.firstIndex(ofASCII: UInt8(ascii: "?")) else {
             return variants.keyed(keyRules.key(repository: name, path: expanded, query: query, requestHeaders: headers))
         }
         let ownQuery = expanded[expanded.index(after: mark)...]
