@@ -17,7 +17,7 @@ import RDS
 public struct Representation: Sendable, Hashable {
     /// The hop-by-hop fields a representation never keeps, lower-cased (RFC 9110 §7.6.1), with
     /// the framing `Content-Length`.
-    public static let hopByHopHeaderNames: Set<String> = [
+    public static let hopByHopHeaderNames: [String] = [
         "connection", "proxy-connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade",
         "content-length",
     ]
@@ -34,18 +34,19 @@ public struct Representation: Sendable, Hashable {
 
     /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`.
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil) {
-        let named = Set(
-            headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingWhitespace().lowercased() })
+        // Removed by name (case-insensitive, no copy unless present): cheaper than lower-casing
+        // and hashing every field name of every upstream answer.
+        var kept = headers
+        for value in headers.values(for: "Connection") {
+            for name in value.utf8.split(separator: UInt8(ascii: ",")) {
+                kept.remove(String(Substring(name).trimmingWhitespace()))
+            }
+        }
+        for name in Self.hopByHopHeaderNames { kept.remove(name) }
         self.status = status
         // With their wire form made once: a cached representation's head is then copied, not
         // rebuilt field by field, on every hit.
-        self.headers = HTTPHeaders(
-            headers.fields.filter {
-                let name = $0.name.lowercased()
-                return !Self.hopByHopHeaderNames.contains(name) && !named.contains(name)
-            }
-        ).withSerializedFields()
+        self.headers = HTTPHeaders(kept.fields).withSerializedFields()
         self.body = body
         self.method = method
     }
