@@ -9,24 +9,26 @@ public enum StoredHeaders {
     /// `stored` with every field of `newer` added, replacing the stored fields of the same name
     /// in place (all of a name's lines at the first one's position); fields new to the response
     /// are appended in `newer`'s order. Hop-by-hop fields are the caller's to drop beforehand.
+    /// Names are compared without case, field by field: a response has a few dozen fields at
+    /// most, and this runs on every revalidation (hashing lower-cased names cost far more).
     public static func updated(_ stored: HTTPHeaders, with newer: HTTPHeaders) -> HTTPHeaders {
-        // Every name lowered once (this runs on every revalidation).
-        let replacing = newer.fields.map { (field: $0, name: $0.name.lowercased()) }
-            .filter { !keptFromStored.contains($0.name) }
-        let byName = Dictionary(grouping: replacing, by: \.name)
-        var placed: Set<String> = []
+        let replacing = newer.fields.filter { field in !keptFromStored.contains { same(field.name, $0) } }
+        var placed: [String] = []
         var result: [(name: String, value: String)] = []
+        result.reserveCapacity(stored.count + replacing.count)
         for field in stored.fields {
-            let name = field.name.lowercased()
-            guard let replacements = byName[name] else {
+            guard replacing.contains(where: { same($0.name, field.name) }) else {
                 result.append(field)
                 continue
             }
-            if placed.insert(name).inserted {
-                result += replacements.map(\.field)
+            if !placed.contains(where: { same($0, field.name) }) {
+                placed.append(field.name)
+                result += replacing.filter { same($0.name, field.name) }
             }
         }
-        result += replacing.filter { !placed.contains($0.name) }.map(\.field)
+        result += replacing.filter { field in !placed.contains { same($0, field.name) } }
         return HTTPHeaders(result)
     }
+
+    private static func same(_ lhs: String, _ rhs: String) -> Bool { HTTPHeaders.equalsIgnoringCase(lhs, rhs) }
 }

@@ -77,7 +77,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// lookup): most pairs differ in length, which is told here without a call; the others are
     /// compared byte by byte over their storage.
     @inline(__always)
-    static func equalsIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
+    public static func equalsIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.count == rhs.utf8.count && sameBytesIgnoringCase(lhs.utf8, rhs.utf8)
     }
 
