@@ -76,13 +76,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// ASCII case-insensitive comparison of two header names (this runs for every field on every
     /// lookup): most pairs differ in length, which is told here without a call; the others are
     /// compared byte by byte over their storage.
-    @inline(__always)
+    /// Inlinable, so that other modules (HTTP caching rules, the gateway) tell lengths apart
+    /// without a call too.
+    @inlinable @inline(__always)
     public static func equalsIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.count == rhs.utf8.count && sameBytesIgnoringCase(lhs.utf8, rhs.utf8)
     }
 
     /// `true` when two views of equal length hold the same bytes but for the case of ASCII letters.
-    private static func sameBytesIgnoringCase(_ lhs: String.UTF8View, _ rhs: String.UTF8View) -> Bool {
+    @usableFromInline static func sameBytesIgnoringCase(_ lhs: String.UTF8View, _ rhs: String.UTF8View) -> Bool {
         let compared = lhs.withContiguousStorageIfAvailable { a in
             rhs.withContiguousStorageIfAvailable { b in
                 for index in a.indices where a[index] != b[index] {
