@@ -13,20 +13,24 @@ public enum StoredHeaders {
     /// most, and this runs on every revalidation (hashing lower-cased names cost far more).
     public static func updated(_ stored: HTTPHeaders, with newer: HTTPHeaders) -> HTTPHeaders {
         let replacing = newer.fields.filter { field in !keptFromStored.contains { same(field.name, $0) } }
+        // The names alone, searched many times (cheaper than the name-value pairs).
+        let names = replacing.map(\.name)
         var placed: [String] = []
         var result: [(name: String, value: String)] = []
         result.reserveCapacity(stored.count + replacing.count)
         for field in stored.fields {
-            guard replacing.contains(where: { same($0.name, field.name) }) else {
+            guard names.contains(where: { same($0, field.name) }) else {
                 result.append(field)
                 continue
             }
             if !placed.contains(where: { same($0, field.name) }) {
                 placed.append(field.name)
-                result += replacing.filter { same($0.name, field.name) }
+                for index in names.indices where same(names[index], field.name) { result.append(replacing[index]) }
             }
         }
-        result += replacing.filter { field in !placed.contains { same($0, field.name) } }
+        for index in names.indices where !placed.contains(where: { same($0, names[index]) }) {
+            result.append(replacing[index])
+        }
         return HTTPHeaders(result)
     }
 
