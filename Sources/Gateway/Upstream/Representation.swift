@@ -34,19 +34,19 @@ public struct Representation: Sendable, Hashable {
 
     /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`.
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil) {
-        // Removed by name (case-insensitive, no copy unless present): cheaper than lower-casing
-        // and hashing every field name of every upstream answer.
-        var kept = headers
-        for value in headers.values(for: "Connection") {
-            for name in value.utf8.split(separator: UInt8(ascii: ",")) {
-                kept.remove(String(Substring(name).trimmingWhitespace()))
-            }
+        let named = headers.values(for: "Connection").flatMap { value in
+            value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
         }
-        for name in Self.hopByHopHeaderNames { kept.remove(name) }
         self.status = status
-        // With their wire form made once: a cached representation's head is then copied, not
-        // rebuilt field by field, on every hit.
-        self.headers = HTTPHeaders(kept.fields).withSerializedFields()
+        // Names compared without case (no lower-casing and hashing of every name of every
+        // upstream answer). With their wire form made once: a cached representation's head is
+        // then copied, not rebuilt field by field, on every hit.
+        self.headers = HTTPHeaders(
+            headers.fields.filter { field in
+                !Self.hopByHopHeaderNames.contains { HTTPHeaders.equalsIgnoringCase($0, field.name) }
+                    && !named.contains { HTTPHeaders.equalsIgnoringCase($0, field.name) }
+            }
+        ).withSerializedFields()
         self.body = body
         self.method = method
     }
