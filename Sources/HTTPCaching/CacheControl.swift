@@ -30,14 +30,12 @@ public struct CacheControl: Sendable, Hashable {
 
     /// `true` when a directive named `name` (any case) is present.
     public func contains(_ name: String) -> Bool {
-        let name = name.lowercased()
-        return directives.contains { $0.name == name }
+        directives.contains { Self.isNamed($0, name) }
     }
 
     /// The argument of the first directive named `name`, or `nil` when absent or argument-less.
     public func value(of name: String) -> String? {
-        let name = name.lowercased()
-        return directives.first { $0.name == name }?.value
+        directives.first { Self.isNamed($0, name) }?.value
     }
 
     /// The first `name` directive's argument as delta-seconds (RFC 9111 §1.2.2); `nil` when absent.
@@ -47,13 +45,18 @@ public struct CacheControl: Sendable, Hashable {
     /// choice for a shared cache (the response counts as stale); huge values read as
     /// ``maximumDeltaSeconds``.
     public func deltaSeconds(_ name: String) -> Int? {
-        let name = name.lowercased()
-        let occurrences = directives.filter { $0.name == name }
+        let occurrences = directives.filter { Self.isNamed($0, name) }
         guard let directive = occurrences.first else { return nil }
         guard occurrences.allSatisfy({ $0.value == directive.value }),
             let digits = directive.value, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         else { return 0 }
         return Int(digits).map { min($0, Self.maximumDeltaSeconds) } ?? Self.maximumDeltaSeconds
+    }
+
+    /// `true` when `directive` is named `name` in any case (directive names are lower-cased
+    /// tokens; comparing without case spares lower-casing `name` on every question).
+    private static func isNamed(_ directive: CacheDirective, _ name: String) -> Bool {
+        HTTPHeaders.equalsIgnoringCase(directive.name, name)
     }
 
     /// `no-store`

@@ -16,4 +16,12 @@ struct HTTPHeadersTests {
         let headers: HTTPHeaders = ["a[": "1"]
         #expect(headers["a{"] == nil)
     }
+
+    @Test func lookup_IgnoresCase_OfNamesLongerThanASmallString_AndTellsEqualLengthsApart() {
+        let headers: HTTPHeaders = ["Access-Control-Allow-Credentials": "true", "X-Long-Header-Name-AAAA": "a"]
+        #expect(headers["access-control-allow-credentials"] == "true")
+        #expect(headers["X-LONG-HEADER-NAME-aaaa"] == "a")
+        #expect(headers["X-Long-Header-Name-AAAB"] == nil)
+        #expect(!headers.contains("Access-Control-Allow-Credential_"))
+    }
 }

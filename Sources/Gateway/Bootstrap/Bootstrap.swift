@@ -60,7 +60,7 @@ public enum Bootstrap {
     private static func makeServer(handler: ReloadableHandler, container: GatewayDependencyContainer) -> HTTPServer {
         let instrumented = InstrumentedHandler(
             wrapping: handler, metrics: container.metrics, logger: container.logger, classify: handler.classify,
-            recentProblems: container.recentProblems)
+            recentProblems: container.recentProblems, respondImmediately: handler.classifiedImmediateAnswer)
         let server = HTTPServer(
             configuration: container.configuration.server.httpConfiguration, handler: instrumented)
         container.metrics.observeOpenConnections { server.openConnections }

@@ -89,9 +89,13 @@ public enum GatewayCommand {
             return 1
         }
         let logger = JSONLinesLogger(minimumLevel: level)
+        // Lines are buffered: every way out of here writes them first.
+        defer { logger.flush() }
         AllocatorTuning.returnLargeBlocksToTheSystem()
         // Installed first, so a signal during start-up (demo, datastores, bind) is not lost.
-        let signals = ShutdownSignals { number in logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))])
+        let signals = ShutdownSignals { number in
+            logger.log(.warning, "shutdown_forced", ["signal": .int(Int(number))])
+            logger.flush()
         }
         OperatorSignals.ignoreUserSignals(logger: logger)
         logger.log(
@@ -155,7 +159,9 @@ public enum GatewayCommand {
         }
     }
 
+    /// Writes `message` to standard error after the log lines still buffered.
     private static func printError(_ message: String) {
+        BufferedLineWriter.standardError.flush()
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 }

@@ -14,39 +14,69 @@ extension RouteTemplate {
         match(path, capturing: false)
     }
 
-    /// Walks the template and the path's segments together, one segment at a time: no array of
-    /// segments, and no dictionary unless something is captured (this runs twice per request).
+    /// Matches in the path's own bytes (copied once when it has no contiguous storage).
     private func match(_ path: Substring, capturing: Bool) -> RouteMatch {
-        guard path.utf8.first == UInt8(ascii: "/") else { return .noMatch }
-        // What follows the last slash read; `nil` once every segment is taken (none for `/`).
-        var rest: Substring? = path.utf8.count > 1 ? path[path.utf8.index(after: path.startIndex)...] : nil
+        if let result = path.utf8.withContiguousStorageIfAvailable({ match(bytes: $0, capturing: capturing) }) {
+            return result
+        }
+        var copy = String(path)
+        return copy.withUTF8 { match(bytes: $0, capturing: capturing) }
+    }
+
+    /// Walks the template and the path's bytes together, one segment at a time: no array of
+    /// segments, and no string or dictionary unless something is captured (this runs twice per
+    /// request).
+    private func match(bytes path: UnsafeBufferPointer<UInt8>, capturing: Bool) -> RouteMatch {
+        guard path.first == UInt8(ascii: "/") else { return .noMatch }
+        // Where what follows the last slash read starts; `nil` once every segment is taken (none for `/`).
+        var rest: Int? = path.count > 1 ? 1 : nil
         var captures: [String: String] = [:]
         for segment in segments {
             if case .catchAll(let name) = segment {
                 var remaining = rest
-                while let current = remaining {
-                    let (part, next) = Self.firstSegment(of: current)
-                    if Self.isUnsafeSegment(part) { return .rejected(String(part)) }
-                    remaining = next
+                while let start = remaining {
+                    let end = Self.segmentEnd(path, from: start)
+                    if Self.isUnsafeSegment(path[start..<end]) { return .rejected(Self.text(path[start..<end])) }
+                    remaining = end < path.count ? end + 1 : nil
                 }
-                if capturing { captures[name] = String(rest ?? "") }
+                if capturing { captures[name] = rest.map { Self.text(path[$0...]) } ?? "" }
                 return .matched(captures)
             }
-            guard let current = rest else { return .noMatch }
-            let (part, next) = Self.firstSegment(of: current)
-            rest = next
+            guard let start = rest else { return .noMatch }
+            let end = Self.segmentEnd(path, from: start)
+            let part = path[start..<end]
+            rest = end < path.count ? end + 1 : nil
             switch segment {
             case .literal(let text):
                 guard Self.bytesEqual(part, text) else { return .noMatch }
             case .variable(let name):
                 guard !part.isEmpty else { return .noMatch }
-                if Self.isUnsafeSegment(part) { return .rejected(String(part)) }
-                if capturing { captures[name] = String(part) }
+                if Self.isUnsafeSegment(part) { return .rejected(Self.text(part)) }
+                if capturing { captures[name] = Self.text(part) }
             case .catchAll:
                 break
             }
         }
         return rest == nil ? .matched(captures) : .noMatch
+    }
+
+    /// Where the segment starting at `start` ends: the index of the next `/`, or the path's end.
+    private static func segmentEnd(_ path: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        path[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.count
+    }
+
+    /// The text of some of a path's bytes.
+    private static func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+    }
+
+    /// ``isUnsafeSegment(_:)`` for a segment's bytes; most segments (`london`, `42`) hold none of
+    /// the bytes it looks for and cost one scan.
+    private static func isUnsafeSegment(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        let backslash = UInt8(ascii: "\\")
+        guard segment.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ".") || $0 == backslash })
+        else { return false }
+        return isUnsafeSegment(text(segment)[...])
     }
 
     /// `true` for a captured segment an upstream (or a proxy in front of it) could read as a
@@ -72,24 +102,11 @@ extension RouteTemplate {
         return true
     }
 
-    /// The first segment of `path` (what precedes its first `/`, possibly empty) and what follows
-    /// that slash, `nil` when there is none.
-    private static func firstSegment(of path: Substring) -> (segment: Substring, rest: Substring?) {
-        let utf8 = path.utf8
-        // Searched in the string's own bytes (a generic search over the view costs ten times more).
-        let offset = utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "/")) }
-            ?? utf8.firstIndex(of: UInt8(ascii: "/")).map { utf8.distance(from: utf8.startIndex, to: $0) }
-        guard let offset else { return (path, nil) }
-        let slash = utf8.index(utf8.startIndex, offsetBy: offset)
-        return (path[..<slash], path[utf8.index(after: slash)...])
-    }
-
-    /// `true` when `segment` holds exactly the bytes of `text`, compared in their own storage.
-    private static func bytesEqual(_ segment: Substring, _ text: String) -> Bool {
-        guard segment.utf8.count == text.utf8.count else { return false }
-        return segment.utf8.withContiguousStorageIfAvailable { lhs in
-            text.utf8.withContiguousStorageIfAvailable { rhs in lhs.elementsEqual(rhs) }
-        }.flatMap { $0 } ?? segment.utf8.elementsEqual(text.utf8)
+    /// `true` when `segment` holds exactly the bytes of `text`.
+    private static func bytesEqual(_ segment: Slice<UnsafeBufferPointer<UInt8>>, _ text: String) -> Bool {
+        guard segment.count == text.utf8.count else { return false }
+        return text.utf8.withContiguousStorageIfAvailable { segment.elementsEqual($0) }
+            ?? segment.elementsEqual(text.utf8)
     }
 
     /// `true` when some path matches both templates.

@@ -16,11 +16,15 @@ private let instrumentedMethods: Set<HTTPMethod> = [.get, .head, .post, .put, .p
 public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// Tells which route (and repository) a request belongs to; must be cheap and never block.
     public typealias Classifier = @Sendable (HTTPRequest) -> RouteClassification
+    /// Answers a request at once, naming the route that answered; `nil` for the async path.
+    public typealias ClassifiedResponder =
+        @Sendable (HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)?
 
     private let inner: Inner
     private let metrics: GatewayMetrics
     private let logger: any Logger
     private let classify: Classifier
+    private let respondClassified: ClassifiedResponder
     private let recentProblems: RecentProblems?
 
     /// Wraps `inner`.
@@ -30,23 +34,28 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     ///   - logger: Where the per-request lines go (at `info`, or `error` for 5xx answers to clients still there).
     ///   - classify: Names the route of a request, ``RouteClassification/unmatched`` when none.
     ///   - recentProblems: Keeps each problem answer with its error chain, for `GET /admin/errors`.
+    ///   - respondImmediately: Answers at once as `inner` does, naming the route it matched (so
+    ///     that `classify` need not match it again); by default `inner`, then `classify`.
     public init(
         wrapping inner: Inner, metrics: GatewayMetrics, logger: any Logger, classify: @escaping Classifier,
-        recentProblems: RecentProblems? = nil
+        recentProblems: RecentProblems? = nil, respondImmediately: ClassifiedResponder? = nil
     ) {
         self.inner = inner
         self.metrics = metrics
         self.logger = logger
         self.classify = classify
+        self.respondClassified =
+            respondImmediately ?? { request in inner.respondImmediately(to: request).map { ($0, classify(request)) } }
         self.recentProblems = recentProblems
     }
 
     /// The fast path: asks `inner` first, so that a request it cannot answer at once costs nothing more.
     public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         let start = ContinuousClock.now
-        guard let response = inner.respondImmediately(to: request) else { return nil }
+        guard let (response, route) = respondClassified(request) else { return nil }
         return finish(
-            response, for: request, id: RequestID(header: request.headers[RequestID.headerName]), since: start)
+            response, for: request, route: route, id: RequestID(header: request.headers[RequestID.headerName]),
+            since: start)
     }
 
     /// The async path, with the request id bound for every task the answer starts.
@@ -63,21 +72,21 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         }
         // The server cancels the handling task when the client goes away.
         return finish(
-            response, for: request, id: id, since: start, clientGone: Task.isCancelled, error: problems.field)
+            response, for: request, route: classify(request), id: id, since: start, clientGone: Task.isCancelled,
+            error: problems.field)
     }
 
     /// nginx's status for a request whose client closed the connection before the answer.
     static var clientClosedRequest: Int { 499 }
 
     private func finish(
-        _ response: HTTPResponse, for request: HTTPRequest, id: RequestID, since start: ContinuousClock.Instant,
-        clientGone: Bool = false, error: String? = nil
+        _ response: consuming HTTPResponse, for request: HTTPRequest, route classification: RouteClassification,
+        id: RequestID, since start: ContinuousClock.Instant, clientGone: Bool = false, error: String? = nil
     )
         -> HTTPResponse
     {
         let duration = ContinuousClock.now - start
         let status = clientGone ? Self.clientClosedRequest : response.status
-        let classification = classify(request)
         let method = instrumentedMethods.contains(request.method) ? request.method.rawValue : "other"
         metrics.recordRequest(route: classification.route, method: method, status: status, duration: duration)
         let cache = response.headers["X-Cache"]
@@ -103,7 +112,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
             recentProblems?.record(
                 method: method, path: String(request.path), status: status, requestID: id.value, chain: error)
         }
-        var response = response
+        // Consumed, so its fields are changed in place rather than copied.
         response.headers[RequestID.headerName] = id.value
         return response
     }

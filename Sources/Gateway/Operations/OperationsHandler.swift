@@ -53,3 +53,16 @@ public struct OperationsHandler<Inner: HTTPHandler>: HTTPHandler {
             bytes: Array(metrics.prometheusText().utf8))
     }
 }
+
+extension OperationsHandler where Inner == GatewayRouter {
+    /// ``respondImmediately(to:)`` with the route that answered, as ``GatewayRouter/classify(_:)``
+    /// names it (the router tells its own, without matching the path twice).
+    func classifiedImmediateAnswer(to request: HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)? {
+        switch request.path {
+        case Self.metricsPath[...], Self.readinessPath[...]:
+            respondImmediately(to: request).map { ($0, RouteClassification(route: String(request.path))) }
+        default:
+            inner.classifiedImmediateAnswer(to: request)
+        }
+    }
+}

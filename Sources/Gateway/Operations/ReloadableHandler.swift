@@ -45,6 +45,11 @@ public final class ReloadableHandler: HTTPHandler {
         current.withLock { $0 }.operations.respondImmediately(to: request)
     }
 
+    /// Asks the current handlers, which also name the route that answered (for metrics and logs).
+    public func classifiedImmediateAnswer(to request: HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)? {
+        current.withLock { $0 }.operations.classifiedImmediateAnswer(to: request)
+    }
+
     /// Asks the current handlers.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         await current.withLock { $0 }.operations.handle(request)

@@ -36,9 +36,15 @@ public struct GatewayRouter: HTTPHandler {
 
     /// Answers `/health` and fresh cache hits of `GET`/`HEAD` synchronously; `nil` otherwise.
     public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        classifiedImmediateAnswer(to: request)?.response
+    }
+
+    /// ``respondImmediately(to:)`` with the route that answered, as ``classify(_:)`` names it:
+    /// the route matched once serves the answer, the metrics and the log line.
+    func classifiedImmediateAnswer(to request: HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)? {
         guard request.method == .get || request.method == .head else { return nil }
         let path = request.path
-        if path == "/health" { return Self.health }
+        if path == "/health" { return (Self.health, Self.healthClassification) }
         guard !Self.hasFragment(request) else { return nil }
         guard !Self.wantsEvents(request), let (route, captures) = match(path),
             let repository = container.makeRepository(named: route.name)
@@ -55,10 +61,11 @@ public struct GatewayRouter: HTTPHandler {
             guard verdict == .useStored else { return nil }
         }
         container.refresher(named: route.name)?.noteRead(key)
-        return RepositoryResponse.make(
+        let response = RepositoryResponse.make(
             answer, request: request, now: container.clock.now,
             downstreamCacheControl: route.settings.downstreamCacheControl,
             heuristic: route.settings.isHeuristic(answer.value), hiddenField: route.settings.hiddenTagField)
+        return (response, route.classification)
     }
 
     /// Answers any request. Problem bodies show their whole error chain only to callers that pass
@@ -129,8 +136,10 @@ public struct GatewayRouter: HTTPHandler {
         if path == "/events" { return RouteClassification(route: "/events") }
         if demo != nil, path.hasPrefix("/__demo/") { return RouteClassification(route: "/__demo") }
         guard case .success(let (route, _)) = matchOrReject(path, capturing: false) else { return .unmatched }
-        return RouteClassification(route: route.settings.route, repository: route.name)
+        return route.classification
     }
+
+    private static let healthClassification = RouteClassification(route: "/health")
 
     func refuse(_ kind: GatewayError.Kind, _ message: String, path: Substring, allow: String? = nil) -> HTTPResponse {
         var headers = HTTPHeaders()

@@ -15,6 +15,8 @@ public final class RepositoryRoute: Sendable {
     public let keyRules: CacheKeyRules
     /// The secondary keys of a `forwardHeaders: "*"` repository: the unkeyed fields its answers vary on.
     public let variants = VaryRegistry()
+    /// How metrics and logs name requests on this route.
+    public let classification: RouteClassification
 
     /// Builds the route of a validated repository.
     /// - Throws: ``RouteTemplateError`` when a template does not parse (validation prevents it).
@@ -29,6 +31,7 @@ public final class RepositoryRoute: Sendable {
             case .only(let names): names.isEmpty ? .none : .only(Set(names))
             }
         self.keyRules = CacheKeyRules(queryParameters: query, headers: settings.forwardedHeaderList)
+        self.classification = RouteClassification(route: settings.route, repository: name)
     }
 
     /// The key for a request whose path matched with `captures`: the upstream path from the
@@ -37,7 +40,8 @@ public final class RepositoryRoute: Sendable {
     /// vary on (``variants``).
     public func key(captures: [String: String], query: Substring?, headers: HTTPHeaders) -> ResourceKey {
         let expanded = upstream.expand(captures)
-        guard let mark = expanded.firstIndex(of: "?") else {
+        // Searched byte by byte: a `Character` search costs half of building the key.
+        guard let mark = expanded.firstIndex(ofASCII: UInt8(ascii: "?")) else {
             return variants.keyed(keyRules.key(repository: name, path: expanded, query: query, requestHeaders: headers))
         }
         let ownQuery = expanded[expanded.index(after: mark)...]

@@ -21,7 +21,7 @@ extension Representation: DatastoreCodable {
         writer.writeRaw(Self.magic)
         writer.writeVarint(UInt64(max(0, status)))
         writer.writeString(method?.rawValue ?? "")
-        let stored = headers.fields.filter { $0.name.lowercased() != "set-cookie" }
+        let stored = headers.fields.filter { !HTTPHeaders.equalsIgnoringCase($0.name, "Set-Cookie") }
         writer.writeVarint(UInt64(stored.count))
         for field in stored {
             writer.writeString(field.name)

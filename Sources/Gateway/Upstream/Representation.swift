@@ -17,7 +17,7 @@ import RDS
 public struct Representation: Sendable, Hashable {
     /// The hop-by-hop fields a representation never keeps, lower-cased (RFC 9110 §7.6.1), with
     /// the framing `Content-Length`.
-    public static let hopByHopHeaderNames: Set<String> = [
+    public static let hopByHopHeaderNames: [String] = [
         "connection", "proxy-connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade",
         "content-length",
     ]
@@ -34,16 +34,17 @@ public struct Representation: Sendable, Hashable {
 
     /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`.
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil) {
-        let named = Set(
-            headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingWhitespace().lowercased() })
+        let named = headers.values(for: "Connection").flatMap { value in
+            value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
+        }
         self.status = status
-        // With their wire form made once: a cached representation's head is then copied, not
-        // rebuilt field by field, on every hit.
+        // Names compared without case (no lower-casing and hashing of every name of every
+        // upstream answer). With their wire form made once: a cached representation's head is
+        // then copied, not rebuilt field by field, on every hit.
         self.headers = HTTPHeaders(
-            headers.fields.filter {
-                let name = $0.name.lowercased()
-                return !Self.hopByHopHeaderNames.contains(name) && !named.contains(name)
+            headers.fields.filter { field in
+                !Self.hopByHopHeaderNames.contains { HTTPHeaders.equalsIgnoringCase($0, field.name) }
+                    && !named.contains { HTTPHeaders.equalsIgnoringCase($0, field.name) }
             }
         ).withSerializedFields()
         self.body = body

@@ -73,19 +73,33 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
-    /// ASCII case-insensitive comparison of two header names, byte by byte over their storage
-    /// (this runs for every field on every lookup; most pairs differ in length and stop at once).
-    static func equalsIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
-        var (lhs, rhs) = (lhs, rhs)
-        return lhs.withUTF8 { a in
-            rhs.withUTF8 { b in
+    /// ASCII case-insensitive comparison of two header names (this runs for every field on every
+    /// lookup): most pairs differ in length, which is told here without a call; the others are
+    /// compared byte by byte over their storage.
+    /// Inlinable, so that other modules (HTTP caching rules, the gateway) tell lengths apart
+    /// without a call too.
+    @inlinable @inline(__always)
+    public static func equalsIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && sameBytesIgnoringCase(lhs.utf8, rhs.utf8)
+    }
+
+    /// `true` when two views of equal length hold the same bytes but for the case of ASCII letters.
+    @usableFromInline static func sameBytesIgnoringCase(_ lhs: String.UTF8View, _ rhs: String.UTF8View) -> Bool {
+        let compared = lhs.withContiguousStorageIfAvailable { a in
+            rhs.withContiguousStorageIfAvailable { b in
                 for index in a.indices where a[index] != b[index] {
-                    let folded = a[index] | 0x20
-                    guard folded == b[index] | 0x20, folded >= 0x61, folded <= 0x7A else { return false }
+                    guard sameLetter(a[index], b[index]) else { return false }
                 }
                 return true
             }
         }
+        if let result = compared ?? nil { return result }
+        return zip(lhs, rhs).allSatisfy { $0 == $1 || sameLetter($0, $1) }
+    }
+
+    /// `true` when two different bytes are the same ASCII letter in different case.
+    private static func sameLetter(_ a: UInt8, _ b: UInt8) -> Bool {
+        let folded = a | 0x20
+        return folded == b | 0x20 && folded >= 0x61 && folded <= 0x7A
     }
 }

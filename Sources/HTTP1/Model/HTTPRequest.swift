@@ -39,6 +39,6 @@ public struct HTTPRequest: Sendable {
     /// Where the first `?` is: searched byte by byte (read several times per request; a
     /// `Character` search costs grapheme breaking).
     private var queryMark: String.Index? {
-        target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        target.firstIndex(ofASCII: UInt8(ascii: "?"))
     }
 }

@@ -7,15 +7,12 @@ import Synchronization
     import Darwin
 #endif
 
-/// Lines ``JSONLinesLogger/writeToStandardError(_:)`` could not write, since the process started.
-private let failedWriteCount = Atomic<Int>(0)
-
 /// The second last written by ``JSONLinesLogger/appendTimestamp(_:to:)`` and its text up to the
 /// seconds (`YYYY-MM-DDTHH:MM:SS`): the calendar is worked out once per second, not per line.
 private let lastSecond = Mutex<(second: Double, text: [UInt8])>((.nan, []))
 
 /// A ``Logger`` that writes each event as one JSON object on one line (JSON Lines), by default to
-/// standard error.
+/// standard error through ``BufferedLineWriter/standardError`` (call ``flush()`` before exiting).
 ///
 /// ```json
 /// {"time":"2026-01-01T00:00:00.123Z","level":"warning","event":"fetch_failed","key":"london","status":503}
@@ -29,21 +26,38 @@ public struct JSONLinesLogger: Logger {
     public let minimumLevel: LogLevel
 
     private let clock: any ClockProvider
-    private let writeLine: @Sendable (String) -> Void
+    private let output: Output
 
-    /// Creates a logger.
+    /// Where the lines go.
+    private enum Output: Sendable {
+        case buffered(BufferedLineWriter)
+        case lines(@Sendable (String) -> Void)
+    }
+
+    /// Creates a logger writing through `writer`.
     /// - Parameters:
     ///   - minimumLevel: The least important level that is written.
     ///   - clock: The source of each event's `time`.
-    ///   - write: Receives each line, without its line break; by default
-    ///     ``writeToStandardError(_:)``.
+    ///   - writer: Receives each line's bytes; by default ``BufferedLineWriter/standardError``.
     public init(
         minimumLevel: LogLevel, clock: any ClockProvider = SystemClock(),
-        write: @escaping @Sendable (String) -> Void = JSONLinesLogger.writeToStandardError
+        writer: BufferedLineWriter = .standardError
     ) {
         self.minimumLevel = minimumLevel
         self.clock = clock
-        self.writeLine = write
+        self.output = .buffered(writer)
+    }
+
+    /// Creates a logger handing each line, without its line break, to `write`.
+    public init(minimumLevel: LogLevel, clock: any ClockProvider = SystemClock(), write: @escaping @Sendable (String) -> Void) {
+        self.minimumLevel = minimumLevel
+        self.clock = clock
+        self.output = .lines(write)
+    }
+
+    /// Writes the lines still buffered and returns once they are written.
+    public func flush() {
+        if case .buffered(let writer) = output { writer.flush() }
     }
 
     /// Formats the event as one JSON line and hands it to the writer, when `level` is at least
@@ -77,35 +91,15 @@ public struct JSONLinesLogger: Logger {
             Self.appendValue(value, to: &line)
         }
         line.append(UInt8(ascii: "}"))
-        writeLine(String(decoding: line, as: UTF8.self))
-    }
-
-    /// Lines ``writeToStandardError(_:)`` dropped because standard error refused them (e.g. its
-    /// reader went away: `EPIPE`, with `SIGPIPE` ignored), since the process started.
-    public static var failedWrites: Int { failedWriteCount.load(ordering: .relaxed) }
-
-    /// Writes `line` and a line break to standard error in a single `write(2)` where possible, so
-    /// lines from many threads do not interleave. A line standard error refuses is dropped and
-    /// counted in ``failedWrites``.
-    public static func writeToStandardError(_ line: String) {
-        var line = line
-        line.append("\n")
-        line.withUTF8 { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var written = 0
-            while written < buffer.count {
-                let count = write(STDERR_FILENO, base + written, buffer.count - written)
-                if count > 0 {
-                    written += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    failedWriteCount.add(1, ordering: .relaxed)
-                    return
-                }
-            }
+        switch output {
+        case .buffered(let writer): writer.append(line: line)
+        case .lines(let write): write(String(decoding: line, as: UTF8.self))
         }
     }
+
+    /// Lines ``BufferedLineWriter/standardError`` dropped because standard error refused them
+    /// (e.g. its reader went away: `EPIPE`, with `SIGPIPE` ignored), since the process started.
+    public static var failedWrites: Int { BufferedLineWriter.standardError.failedLines }
 
     private static func appendValue(_ value: LogValue, to line: inout [UInt8]) {
         switch value {

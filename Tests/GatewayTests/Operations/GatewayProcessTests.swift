@@ -69,8 +69,11 @@ struct GatewayProcessTests {
             upstream.openGate()
             let response = try await slow.value
             let status = await gateway.exitStatus()
+            // The last line, written from the log buffer on the way out.
+            let stopped = await gateway.event(named: "stopped")
 
             #expect(shutdown?["signal"] == String(SIGTERM))
+            #expect(stopped != nil)
             #expect(refused)
             #expect(response.status == 200)
             #expect(response.text == #"{"slow":true}"#)
@@ -87,9 +90,11 @@ struct GatewayProcessTests {
             _ = await gateway.event(named: "shutdown_started")
             gateway.send(SIGTERM)
             let status = await gateway.exitStatus()
+            let forced = await gateway.event(named: "shutdown_forced")
             _ = await slow.value
 
             #expect(status == 128 + SIGTERM)
+            #expect(forced?["signal"] == String(SIGTERM))
             #expect(upstream.calls("/slow/1") == 1)
         }
     }
