@@ -35,11 +35,11 @@
 # Needs nginx, varnish and wrk (apt-get install -y nginx varnish wrk) and python3.
 # Env: RUN [/tmp/paths-bench], GATEWAY_BIN [build it], ROWS [all of the above], PEERS
 #      [gateway nginx varnish], VARNISH_ROWS [hit-1k big-1m zipf-4k pass-8 pass-64 reval],
-#      ZIPF_KEYS [200000], ZIPF_FILL [1], REVAL_KEYS [20000], IDLE [10000], VARNISH_STORAGE [3G].
+#      ZIPF_KEYS [200000], ZIPF_FILL [1], REVAL_KEYS [20000], IDLE [10000], VARNISH_STORAGE [3G],
+#      PORT_OFFSET [0]: added to every port above, so that two benches can run side by side.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-CONF="$HERE/paths"
 ROUNDS="${1:-3}"
 SECS="${2:-8}"
 RUN="${RUN:-/tmp/paths-bench}"
@@ -51,7 +51,9 @@ ROWS="${ROWS:-hit-1k big-1m zipf-4k pass-8 pass-64 reval idle-10k}"
 PEERS="${PEERS:-gateway nginx varnish}"
 VARNISH_ROWS="${VARNISH_ROWS:-hit-1k big-1m zipf-4k pass-8 pass-64 reval}"
 VARNISH_STORAGE="${VARNISH_STORAGE:-3G}"
-GW=8090 GW_IDLE=8092 NGINX=9310 VARNISH=9320 ORIGIN=9300
+PORT_OFFSET="${PORT_OFFSET:-0}"
+GW=$((8090 + PORT_OFFSET)) GW_IDLE=$((8092 + PORT_OFFSET)) NGINX=$((9310 + PORT_OFFSET))
+VARNISH=$((9320 + PORT_OFFSET)) ORIGIN=$((9300 + PORT_OFFSET))
 ulimit -n "$(ulimit -Hn)"
 has_peer() { [[ " $PEERS " == *" $1 "* ]]; }
 has_row() { [[ " $ROWS " == *" $1 "* ]]; }
@@ -61,8 +63,14 @@ if [[ -z "${GATEWAY_BIN:-}" ]]; then
   GATEWAY_BIN="$ROOT/.build/release/rds-gateway"
 fi
 
-rm -rf "$RUN" && mkdir -p "$RUN/docroot" "$RUN/logs" "$RUN/gateway-disk" "$RUN/varnish"
+rm -rf "$RUN" && mkdir -p "$RUN/docroot" "$RUN/logs" "$RUN/gateway-disk" "$RUN/varnish" "$RUN/conf"
 python3 "$HERE/paths/make_docroot.py" "$RUN/docroot"
+# The configurations with every port moved by PORT_OFFSET (a copy in $RUN/conf, even at 0).
+for file in "$HERE"/paths/*.conf "$HERE"/paths/*.json "$HERE"/paths/*.vcl; do
+  sed -e "s/127\.0\.0\.1:9300/127.0.0.1:$ORIGIN/; s/127\.0\.0\.1:9310/127.0.0.1:$NGINX/" \
+    -e "s/\"9300\"/\"$ORIGIN\"/" "$file" >"$RUN/conf/$(basename "$file")"
+done
+CONF="$RUN/conf"
 
 GATEWAY_PID="" IDLE_PID=""
 descendants() { local c; echo "$1"; for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do descendants "$c"; done; }
@@ -145,7 +153,7 @@ wrk_run() {
 # fill PEER PREFIX KEYS: requests every key once, in order (paths/fill.lua), before the rounds.
 fill() {
   local done="$RUN/fill-$1.done" out="$RUN/fill-$1.log" started=$SECONDS
-  KEYS="$3" KEY_PREFIX="$2" FILL_DONE="$done" wrk -t1 -c64 -d3600s -s "$CONF/fill.lua" "http://127.0.0.1:$(port_of "$1")" \
+  KEYS="$3" KEY_PREFIX="$2" FILL_DONE="$done" wrk -t1 -c64 -d3600s -s "$HERE/paths/fill.lua" "http://127.0.0.1:$(port_of "$1")" \
     >"$out" 2>&1 &
   local filler=$!
   while [[ ! -e "$done" ]] && kill -0 "$filler" 2>/dev/null && ((SECONDS - started < 1800)); do sleep 0.2; done
@@ -200,7 +208,7 @@ for round in $(seq "$ROUNDS"); do
       case "$row" in
         hit-1k) wrk_run "$row" "$peer" "$round" /hit/ 64 "$KEYS_LUA" 100 ;;
         big-1m) wrk_run "$row" "$peer" "$round" /big/ 16 "$KEYS_LUA" 20 ;;
-        zipf-4k) wrk_run "$row" "$peer" "$round" /zipf/ 64 "$CONF/zipf.lua" "$ZIPF_KEYS" 4 ;;
+        zipf-4k) wrk_run "$row" "$peer" "$round" /zipf/ 64 "$HERE/paths/zipf.lua" "$ZIPF_KEYS" 4 ;;
         pass-8) wrk_run "$row" "$peer" "$round" /pass/ 8 "$KEYS_LUA" 100 ;;
         pass-64) wrk_run "$row" "$peer" "$round" /pass/ 64 "$KEYS_LUA" 100 ;;
         reval) wrk_run "$row" "$peer" "$round" /reval/ 16 "$KEYS_LUA" "$REVAL_KEYS" 8 ;;
@@ -213,4 +221,4 @@ done
 
 echo
 echo "## paths-bench $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)), $ROUNDS rounds × ${SECS} s"
-python3 "$CONF/table.py" "$RESULTS"
+python3 "$HERE/paths/table.py" "$RESULTS"
