@@ -99,7 +99,8 @@ extension GatewayDependencyContainer {
             let datastore = Self.chain(memory: level1, disk: level2, shared: shared, logger: logger)
             let tagIndex = TagIndex(maxEntries: settings.tags.maxEntries)
             tagIndexes[name] = tagIndex
-            let tagging = TaggingDatastore(wrapping: datastore, index: tagIndex, field: settings.tags.field)
+            let tagging = TaggingDatastore(
+                wrapping: datastore, memory: level1, index: tagIndex, field: settings.tags.field)
             let store = RepositoryStore(
                 datastore: tagging, clock: clock, logger: logger,
                 coordinator: sharedCache.map { RedisFetchCoordinator<ResourceKey>(repository: name, shared: $0) })
