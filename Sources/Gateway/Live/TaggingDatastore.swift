@@ -11,21 +11,13 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
     /// The answer field naming the tags.
     let field: String
     private let peekable: (any PeekableDatastore<ResourceKey, Representation>)?
-    /// The in-memory first level of `wrapped`, peeked directly: through its concrete type the
-    /// compiler specialises the lookup, where the existential `peekable` runs the generic code.
-    private let memory: MemoryDatastore<ResourceKey, Representation>?
 
     /// Indexes what `wrapped` stores in `index`, reading tags from `field`.
-    /// - Parameter memory: The in-memory first level of `wrapped` (what its `peek` reads), if any.
-    init(
-        wrapping wrapped: any Datastore<ResourceKey, Representation>, memory: MemoryDatastore<ResourceKey, Representation>?,
-        index: TagIndex, field: String
-    ) {
+    init(wrapping wrapped: any Datastore<ResourceKey, Representation>, index: TagIndex, field: String) {
         self.wrapped = wrapped
         self.index = index
         self.field = field
         self.peekable = wrapped as? any PeekableDatastore<ResourceKey, Representation>
-        self.memory = memory
     }
 
     func get(_ key: ResourceKey) async throws -> CacheEntry<Representation>? {
@@ -54,7 +46,6 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
     }
 
     func peek(_ key: ResourceKey) -> CacheEntry<Representation>? {
-        if let memory { return memory.peek(key) }
-        return peekable?.peek(key)
+        peekable?.peek(key)
     }
 }

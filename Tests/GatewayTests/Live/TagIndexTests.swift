@@ -41,7 +41,7 @@ struct TagIndexTests {
     @Test func taggingDatastore_IndexesWhatIsStored_AndForgetsWhatIsGone() async throws {
         let memory = MemoryDatastore<ResourceKey, Representation>(maxBytes: 1 << 20, maxEntries: 100)
         let index = TagIndex(maxEntries: 100)
-        let tagging = TaggingDatastore(wrapping: memory, memory: memory, index: index, field: "Surrogate-Key")
+        let tagging = TaggingDatastore(wrapping: memory, index: index, field: "Surrogate-Key")
         let entry = CacheEntry(
             value: Representation(status: 200, headers: ["Surrogate-Key": "red blue"]), storedAt: Date(),
             expiresAt: Date() + 60)
