@@ -30,8 +30,8 @@ enum RepositoryLevels: PeekableDatastore {
         case (let disk?, nil): self = .disk(TwoLevelDatastore(l1: memory, l2: disk, logger: logger))
         case (nil, let shared?): self = .shared(TwoLevelDatastore(l1: memory, l2: shared, logger: logger))
         case (let disk?, let shared?):
-            self = .diskAndShared(
-                TwoLevelDatastore(l1: memory, l2: TwoLevelDatastore(l1: disk, l2: shared, logger: logger), logger: logger))
+            let lower = TwoLevelDatastore(l1: disk, l2: shared, logger: logger)
+            self = .diskAndShared(TwoLevelDatastore(l1: memory, l2: lower, logger: logger))
         }
     }
 
