@@ -96,7 +96,7 @@ extension GatewayDependencyContainer {
                     tagsOf: { TagField.tags(in: $0.headers, field: tagField) })
             }
             sharedLevels[name] = shared
-            let datastore = Self.chain(memory: level1, disk: level2, shared: shared, logger: logger)
+            let datastore = RepositoryLevels(memory: level1, disk: level2, shared: shared, logger: logger)
             let tagIndex = TagIndex(maxEntries: settings.tags.maxEntries)
             tagIndexes[name] = tagIndex
             let tagging = TaggingDatastore(wrapping: datastore, index: tagIndex, field: settings.tags.field)
@@ -143,20 +143,6 @@ extension GatewayDependencyContainer {
             }
             routes.append(route)
             built.append(name)
-        }
-
-        /// The levels of one repository: memory, then disk when it opened, then the shared level.
-        private static func chain(
-            memory: MemoryDatastore<ResourceKey, Representation>, disk: FileDatastore<ResourceKey, Representation>?,
-            shared: RedisDatastore<ResourceKey, Representation>?, logger: any Logger
-        ) -> any Datastore<ResourceKey, Representation> {
-            switch (disk, shared) {
-            case (nil, nil): memory
-            case (let disk?, nil): TwoLevelDatastore(l1: memory, l2: disk, logger: logger)
-            case (nil, let shared?): TwoLevelDatastore(l1: memory, l2: shared, logger: logger)
-            case (let disk?, let shared?):
-                TwoLevelDatastore(l1: memory, l2: TwoLevelDatastore(l1: disk, l2: shared, logger: logger), logger: logger)
-            }
         }
 
         /// What another replica's announcement does here: the key leaves the local levels (never

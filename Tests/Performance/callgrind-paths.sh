@@ -10,7 +10,11 @@
 #   pass  /pass/{1..100}  no-store at the origin: every request goes upstream (N = 1000)
 #   reval /reval/{1..200} max-age=1 at the origin, filled 2 s before: every request revalidates
 #                         an expired entry (304 from the origin) and stores it again (N = 200)
+#   disk  /zipf/{1..3000} 4 KB, filled before: the memory level is given 10 MB here (2 MB per
+#                         repository, ~400 such entries), so every request misses it and is
+#                         answered from the disk level, promoted and evicts one entry (N = 2000)
 # Profiles stay in $RUN/cg-*.out (callgrind_annotate them). Needs valgrind, gcc, nginx, python3.
+# Env: RUN [/tmp/callgrind-paths], PORT [8091] (the gateway's), PORT_OFFSET [0] (added to the origin's 9300).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -24,9 +28,15 @@ rm -rf "$RUN" && mkdir -p "$RUN/docroot" "$RUN/logs"
 python3 "$HERE/paths/make_docroot.py" "$RUN/docroot"
 gcc -shared -fPIC -O2 "$HERE/paths/dispatch_main_shim.c" -o "$RUN/shim.so" \
   -L/opt/swift/usr/lib/swift/linux -Wl,-rpath,/opt/swift/usr/lib/swift/linux -ldispatch
-nginx -e "$RUN/logs/origin-error.log" -c "$HERE/paths/nginx-origin.conf" -p "$RUN/"
+# The origin's port moved by PORT_OFFSET (as in paths-bench.sh), in copies of the configurations.
+ORIGIN=$((9300 + ${PORT_OFFSET:-0}))
+sed "s/127\.0\.0\.1:9300/127.0.0.1:$ORIGIN/" "$HERE/paths/nginx-origin.conf" >"$RUN/nginx-origin.conf"
+nginx -e "$RUN/logs/origin-error.log" -c "$RUN/nginx-origin.conf" -p "$RUN/"
+# paths-gateway.json with a 10 MB memory level (the hit, pass and reval keys still fit in it).
+sed -e 's/"maxBytes": 1048576000/"maxBytes": 10485760/' -e "s/127\.0\.0\.1:9300/127.0.0.1:$ORIGIN/" \
+  "$HERE/paths/paths-gateway.json" >"$RUN/gateway.json"
 PATHS_DISK="$RUN/disk" RDS_PORT="$PORT" LD_PRELOAD="$RUN/shim.so" valgrind --tool=callgrind --instr-atstart=no \
-  --callgrind-out-file="$RUN/callgrind.%p" "$BIN" --config "$HERE/paths/paths-gateway.json" \
+  --callgrind-out-file="$RUN/callgrind.%p" "$BIN" --config "$RUN/gateway.json" \
   >/dev/null 2>"$RUN/gateway.log" &
 VPID=$!
 trap 'kill -TERM $VPID 2>/dev/null || true; kill -TERM "$(cat "$RUN/logs/origin.pid")" 2>/dev/null || true' EXIT
@@ -49,3 +59,5 @@ count pass /pass/ 1000
 "${CLIENT[@]}" /reval/ 200 200 >/dev/null
 sleep 2
 count reval /reval/ 200 200
+"${CLIENT[@]}" /zipf/ 3000 3000 >/dev/null
+count disk /zipf/ 2000 3000

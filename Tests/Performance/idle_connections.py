@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Hold N idle keep-alive connections to a server and report its resident memory.
 
-usage: idle_connections.py PID [PORT=8080] [N=10000] [HOLD_SECONDS=5]
+usage: idle_connections.py PID[,PID...] [PORT=8080] [N=10000] [HOLD_SECONDS=5] [PATH=/items/1]
 
-Opens N connections to 127.0.0.1:PORT, sends one GET on each and reads its answer (so every
-connection has been served and sits idle in keep-alive), then reads VmRSS of PID before and
-after, holds them HOLD_SECONDS, and closes them. Bounded: every socket has a 10 s timeout.
+Opens N connections to 127.0.0.1:PORT, sends one GET PATH on each and reads its answer (so every
+connection has been served and sits idle in keep-alive), then reads VmRSS of the PIDs (summed:
+a server's process tree) before and after, holds them HOLD_SECONDS, and closes them. Bounded:
+every socket has a 10 s timeout.
 """
 import resource
 import selectors
@@ -14,12 +15,14 @@ import sys
 import time
 
 
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return -1
+def rss_kib(pids):
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
 
 
 def server_keeps_open(client):
@@ -33,15 +36,16 @@ def server_keeps_open(client):
 
 
 def main():
-    pid = int(sys.argv[1])
+    pid = [int(p) for p in sys.argv[1].split(",")]
     port = int(sys.argv[2]) if len(sys.argv) > 2 else 8080
     count = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
     hold = float(sys.argv[4]) if len(sys.argv) > 4 else 5.0
+    path = sys.argv[5] if len(sys.argv) > 5 else "/items/1"
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, count + 1024), hard))
 
     before = rss_kib(pid)
-    request = b"GET /items/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
     selector = selectors.DefaultSelector()
     sockets = []
     started = time.monotonic()

@@ -1,78 +1,121 @@
 #!/usr/bin/env bash
-# paths-bench.sh [ROUNDS=3] [SECONDS=8] — every path of issue 14, rds-gateway against nginx,
-# side by side in interleaved rounds (the peer order alternates per round), one table at the end.
+# paths-bench.sh [ROUNDS=3] [SECONDS=8] — every path of issue 14, rds-gateway against nginx and
+# Varnish, side by side in interleaved rounds (the peer order rotates per round), one table at the end.
 #
 # Servers (all on 127.0.0.1, started and stopped by PID here; configs in paths/):
-#   origin  nginx, 1 worker, :9300 (nginx-origin.conf): static 1 KB / 4 KB / 1 MB JSON with ETag,
-#           Last-Modified and 304 on If-None-Match; Cache-Control per path (see the config);
-#   nginx   nginx, 2 workers, :9310 (nginx-proxy.conf): proxy_cache on disk, proxy_pass with a
-#           keep-alive upstream pool, proxy_cache_revalidate;
-#   gateway rds-gateway (release), :8090 (paths-gateway.json): one repository per path, memory
-#           level 1000 MB shared by 5 repositories (200 MB each), disk level on.
+#   origin   nginx, 1 worker, :9300 (nginx-origin.conf): static 1 KB / 4 KB / 1 MB JSON with ETag,
+#            Last-Modified and 304 on If-None-Match; Cache-Control per path (see the config);
+#   nginx    nginx, 2 workers, :9310 (nginx-proxy.conf): proxy_cache on disk, proxy_pass with a
+#            keep-alive upstream pool, proxy_cache_revalidate;
+#   varnish  Varnish, :9320 (varnish-paths.vcl): file storage of VARNISH_STORAGE (holds every key),
+#            /pass/ passed, expired objects kept for conditional revalidation, no grace;
+#   gateway  rds-gateway (release), :8090 (paths-gateway.json): one repository per path, memory
+#            level 1000 MB shared by 5 repositories (200 MB each), disk level on;
+#   gateway-idle  a second rds-gateway, :8092 (idle-gateway.json: one repository, 16 MB memory
+#            level, no disk), started for the idle-10k row only, so its RSS is the connections'
+#            and the runtime's, not a cache the earlier rows filled.
 # Rows (wrk, 1 thread; each run is preceded by a warm-up on the same keys):
 #   hit-1k    /hit/{1..100}, 64 connections: fresh hits of 1 KB
 #   big-1m    /big/{1..20}, 16 connections: fresh hits of 1 MB (throughput in MB/s; RSS before/after)
 #   zipf-4k   /zipf/{Zipf over ZIPF_KEYS}, 64 connections: 4 KB bodies, 800 MB of keys (200,000) for
-#             a 200 MB memory level (gateway) / the disk cache (nginx)
+#             a 200 MB memory level (gateway) / the disk cache (nginx) / file storage (Varnish).
+#             Before round 1 every peer is filled with every key once, in order (paths/fill.lua),
+#             so the row measures the memory and disk levels, not misses to the origin (those
+#             are the pass rows); ZIPF_FILL=0 skips the fill (cold caches, as before 2026-11-26 21:00)
 #   pass-8, pass-64  /pass/{1..100}, no-store at the origin: every request goes upstream;
 #             origin-8 is the origin alone, for the latency the proxies add (p50 - origin p50)
 #   reval     /reval/{1..REVAL_KEYS} in order, 16 connections, max-age=1: after a fill and a 2 s
 #             pause every request finds its entry expired and revalidates (304 from the origin)
-#   idle-10k  IDLE idle keep-alive connections held open while 100 active ones load /hit/
-# Columns: req/s (median of the rounds; MB/s for big-1m), ratio gateway/nginx, p50 and p99 (ms),
-# server CPU µs per request (the proxy's process tree, the origin's excluded), RSS after the run.
-# Needs nginx and wrk (apt-get install -y nginx wrk) and python3.
-# Env: RUN [/tmp/paths-bench], GATEWAY_BIN [build it], ROWS [all of the above], ZIPF_KEYS [200000],
-#      REVAL_KEYS [20000], IDLE [10000].
+#   idle-10k  IDLE idle keep-alive connections held open while 100 active ones load /hit/:
+#             gateway-idle against nginx; RSS is the whole process tree while holding them
+# Varnish runs the rows in VARNISH_ROWS (all but idle-10k); PEERS=... leaves peers out.
+# Columns (one line per row and peer): req/s (median of the rounds; MB/s for big-1m), ratios
+# against nginx and against Varnish, p50 and p99 (ms), server CPU µs per request (the proxy's
+# process tree, the origin's excluded), RSS before → after the run.
+# Needs nginx, varnish and wrk (apt-get install -y nginx varnish wrk) and python3.
+# Env: RUN [/tmp/paths-bench], GATEWAY_BIN [build it], ROWS [all of the above], PEERS
+#      [gateway nginx varnish], VARNISH_ROWS [hit-1k big-1m zipf-4k pass-8 pass-64 reval],
+#      ZIPF_KEYS [200000], ZIPF_FILL [1], REVAL_KEYS [20000], IDLE [10000], VARNISH_STORAGE [3G],
+#      PORT_OFFSET [0]: added to every port above, so that two benches can run side by side.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-CONF="$HERE/paths"
 ROUNDS="${1:-3}"
 SECS="${2:-8}"
 RUN="${RUN:-/tmp/paths-bench}"
 ZIPF_KEYS="${ZIPF_KEYS:-200000}"
+ZIPF_FILL="${ZIPF_FILL:-1}"
 REVAL_KEYS="${REVAL_KEYS:-20000}"
 IDLE="${IDLE:-10000}"
 ROWS="${ROWS:-hit-1k big-1m zipf-4k pass-8 pass-64 reval idle-10k}"
-GW=8090 NGINX=9310 ORIGIN=9300
+PEERS="${PEERS:-gateway nginx varnish}"
+VARNISH_ROWS="${VARNISH_ROWS:-hit-1k big-1m zipf-4k pass-8 pass-64 reval}"
+VARNISH_STORAGE="${VARNISH_STORAGE:-3G}"
+PORT_OFFSET="${PORT_OFFSET:-0}"
+GW=$((8090 + PORT_OFFSET)) GW_IDLE=$((8092 + PORT_OFFSET)) NGINX=$((9310 + PORT_OFFSET))
+VARNISH=$((9320 + PORT_OFFSET)) ORIGIN=$((9300 + PORT_OFFSET))
 ulimit -n "$(ulimit -Hn)"
+has_peer() { [[ " $PEERS " == *" $1 "* ]]; }
+has_row() { [[ " $ROWS " == *" $1 "* ]]; }
 
 if [[ -z "${GATEWAY_BIN:-}" ]]; then
   swift build -c release -Xswiftc -warnings-as-errors --package-path "$ROOT" --product rds-gateway >&2
   GATEWAY_BIN="$ROOT/.build/release/rds-gateway"
 fi
 
-rm -rf "$RUN" && mkdir -p "$RUN/docroot" "$RUN/logs" "$RUN/gateway-disk"
+rm -rf "$RUN" && mkdir -p "$RUN/docroot" "$RUN/logs" "$RUN/gateway-disk" "$RUN/varnish" "$RUN/conf"
 python3 "$HERE/paths/make_docroot.py" "$RUN/docroot"
+# The configurations with every port moved by PORT_OFFSET (a copy in $RUN/conf, even at 0).
+for file in "$HERE"/paths/*.conf "$HERE"/paths/*.json "$HERE"/paths/*.vcl; do
+  sed -e "s/127\.0\.0\.1:9300/127.0.0.1:$ORIGIN/; s/127\.0\.0\.1:9310/127.0.0.1:$NGINX/" \
+    -e "s/\"9300\"/\"$ORIGIN\"/" "$file" >"$RUN/conf/$(basename "$file")"
+done
+CONF="$RUN/conf"
 
-GATEWAY_PID=""
+GATEWAY_PID="" IDLE_PID=""
 descendants() { local c; echo "$1"; for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do descendants "$c"; done; }
-nginx_pid() { cat "$RUN/logs/$1.pid"; }
+pid_file() { cat "$RUN/logs/$1.pid"; }
+stop_gateway() { [[ -z "$1" ]] || { kill -TERM "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }; }
 stop_all() {
-  [[ -z "$GATEWAY_PID" ]] || { kill -TERM "$GATEWAY_PID" 2>/dev/null || true; wait "$GATEWAY_PID" 2>/dev/null || true; }
-  for name in proxy origin; do
-    [[ -s "$RUN/logs/$name.pid" ]] && kill -TERM "$(nginx_pid "$name")" 2>/dev/null || true
+  stop_gateway "$GATEWAY_PID"; stop_gateway "$IDLE_PID"
+  for name in proxy origin varnish; do
+    [[ -s "$RUN/logs/$name.pid" ]] && kill -TERM "$(pid_file "$name")" 2>/dev/null || true
   done
 }
 trap stop_all EXIT
 wait_port() { for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0; sleep 0.1; done; return 1; }
 
 nginx -e "$RUN/logs/origin-error.log" -c "$CONF/nginx-origin.conf" -p "$RUN/"
-nginx -e "$RUN/logs/proxy-error.log" -c "$CONF/nginx-proxy.conf" -p "$RUN/"
-PATHS_DISK="$RUN/gateway-disk" RDS_PORT="$GW" "$GATEWAY_BIN" --config "$CONF/paths-gateway.json" \
-  2>/dev/null >/dev/null &
-GATEWAY_PID=$!
-wait_port "$ORIGIN" && wait_port "$NGINX" && wait_port "$GW" || { echo "a server did not start" >&2; exit 1; }
+wait_port "$ORIGIN" || { echo "the origin did not start" >&2; exit 1; }
+if has_peer nginx; then
+  nginx -e "$RUN/logs/proxy-error.log" -c "$CONF/nginx-proxy.conf" -p "$RUN/"
+  wait_port "$NGINX" || { echo "nginx did not start" >&2; exit 1; }
+fi
+if has_peer varnish; then
+  varnishd -a "127.0.0.1:$VARNISH" -f "$CONF/varnish-paths.vcl" -s "file,$RUN/varnish/storage.bin,$VARNISH_STORAGE" \
+    -n "$RUN/varnish/work" -P "$RUN/logs/varnish.pid" >"$RUN/logs/varnish.log" 2>&1
+  wait_port "$VARNISH" || { echo "varnish did not start" >&2; exit 1; }
+fi
+if has_peer gateway; then
+  PATHS_DISK="$RUN/gateway-disk" RDS_PORT="$GW" "$GATEWAY_BIN" --config "$CONF/paths-gateway.json" \
+    2>/dev/null >/dev/null &
+  GATEWAY_PID=$!
+  wait_port "$GW" || { echo "the gateway did not start" >&2; exit 1; }
+fi
 
 pids_of() {  # the process tree of a peer, comma-separated
   case "$1" in
     gateway) echo "$GATEWAY_PID" ;;
-    nginx) descendants "$(nginx_pid proxy)" | paste -sd, ;;
-    origin) descendants "$(nginx_pid origin)" | paste -sd, ;;
+    gateway-idle) echo "$IDLE_PID" ;;
+    nginx) descendants "$(pid_file proxy)" | paste -sd, ;;
+    varnish) descendants "$(pid_file varnish)" | paste -sd, ;;
+    origin) descendants "$(pid_file origin)" | paste -sd, ;;
   esac
 }
-port_of() { case "$1" in gateway) echo "$GW" ;; nginx) echo "$NGINX" ;; origin) echo "$ORIGIN" ;; esac; }
+port_of() {
+  case "$1" in gateway) echo "$GW" ;; gateway-idle) echo "$GW_IDLE" ;; nginx) echo "$NGINX" ;;
+    varnish) echo "$VARNISH" ;; origin) echo "$ORIGIN" ;; esac
+}
 cpu_ticks() { local p t=0 a; for p in ${1//,/ }; do
   [[ -r /proc/$p/stat ]] || continue; read -r -a a <<<"$(sed 's/^.*) //' "/proc/$p/stat")"; t=$((t + a[11] + a[12])); done
   echo "$t"; }
@@ -107,10 +150,22 @@ wrk_run() {
   echo "  $row $peer round $round: $rps req/s, p50 $p50 ms, p99 $p99 ms, $errors errors" >&2
 }
 
+# fill PEER PREFIX KEYS: requests every key once, in order (paths/fill.lua), before the rounds.
+fill() {
+  local done="$RUN/fill-$1.done" out="$RUN/fill-$1.log" started=$SECONDS
+  KEYS="$3" KEY_PREFIX="$2" FILL_DONE="$done" wrk -t1 -c64 -d3600s -s "$HERE/paths/fill.lua" "http://127.0.0.1:$(port_of "$1")" \
+    >"$out" 2>&1 &
+  local filler=$!
+  while [[ ! -e "$done" ]] && kill -0 "$filler" 2>/dev/null && ((SECONDS - started < 1800)); do sleep 0.2; done
+  kill -INT "$filler" 2>/dev/null || true
+  wait "$filler" || true
+  echo "  filled $1 with $3 keys of $2 in $((SECONDS - started)) s ($(awk '/^Requests\/sec:/ {print $2}' "$out") req/s)" >&2
+}
+
 # idle_run PEER ROUND: IDLE idle connections held while 100 connections load /hit/.
 idle_run() {
   local peer=$1 round=$2 port; port="$(port_of "$peer")"
-  timeout 120 python3 "$HERE/idle_connections.py" "$(pids_of "$peer" | cut -d, -f1)" "$port" "$IDLE" $((SECS + 8)) \
+  timeout 120 python3 "$HERE/idle_connections.py" "$(pids_of "$peer")" "$port" "$IDLE" $((SECS + 8)) /hit/1 \
     >"$RUN/idle-$peer-$round.log" 2>&1 &
   local holder=$!
   # Once the server holds them all (the holder prints only at the end):
@@ -118,20 +173,42 @@ idle_run() {
     (($(ss -Htn state established "( sport = :$port )" | wc -l) >= IDLE)) && break
     sleep 0.5
   done
-  wrk_run idle-10k "$peer" "$round" /hit/ 100 "$ROOT/../shared/bench/keys.lua" 100 0
+  wrk_run idle-10k "$peer" "$round" /hit/ 100 "$KEYS_LUA" 100 0
   wait "$holder" || true
 }
 
+# peers_of ROW: the peers that run ROW.
+peers_of() {
+  local peer
+  for peer in $PEERS; do
+    [[ "$peer" == varnish && " $VARNISH_ROWS " != *" $1 "* ]] && continue
+    [[ "$peer" == varnish && "$1" == idle-10k ]] && continue
+    [[ "$peer" == gateway && "$1" == idle-10k ]] && peer=gateway-idle
+    echo "$peer"
+  done
+}
+
 KEYS_LUA="$ROOT/../shared/bench/keys.lua"
+if has_row idle-10k && has_peer gateway; then
+  RDS_PORT="$GW_IDLE" "$GATEWAY_BIN" --config "$CONF/idle-gateway.json" 2>/dev/null >/dev/null &
+  IDLE_PID=$!
+  wait_port "$GW_IDLE" || { echo "the idle gateway did not start" >&2; exit 1; }
+fi
+if has_row zipf-4k && ((ZIPF_FILL)); then
+  echo "filling every peer with the $ZIPF_KEYS Zipf keys ($(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+  for peer in $(peers_of zipf-4k); do fill "$peer" /zipf/ "$ZIPF_KEYS"; done
+fi
 for round in $(seq "$ROUNDS"); do
-  peers=(gateway nginx); ((round % 2 == 0)) && peers=(nginx gateway)
   echo "round $round of $ROUNDS ($(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
   for row in $ROWS; do
-    for peer in "${peers[@]}"; do
+    mapfile -t peers < <(peers_of "$row")
+    # The order rotates by one each round, so that no peer always runs first or last.
+    for ((i = 0; i < ${#peers[@]}; i++)); do
+      peer="${peers[$(((i + round - 1) % ${#peers[@]}))]}"
       case "$row" in
         hit-1k) wrk_run "$row" "$peer" "$round" /hit/ 64 "$KEYS_LUA" 100 ;;
         big-1m) wrk_run "$row" "$peer" "$round" /big/ 16 "$KEYS_LUA" 20 ;;
-        zipf-4k) wrk_run "$row" "$peer" "$round" /zipf/ 64 "$CONF/zipf.lua" "$ZIPF_KEYS" 4 ;;
+        zipf-4k) wrk_run "$row" "$peer" "$round" /zipf/ 64 "$HERE/paths/zipf.lua" "$ZIPF_KEYS" 4 ;;
         pass-8) wrk_run "$row" "$peer" "$round" /pass/ 8 "$KEYS_LUA" 100 ;;
         pass-64) wrk_run "$row" "$peer" "$round" /pass/ 64 "$KEYS_LUA" 100 ;;
         reval) wrk_run "$row" "$peer" "$round" /reval/ 16 "$KEYS_LUA" "$REVAL_KEYS" 8 ;;
@@ -144,4 +221,4 @@ done
 
 echo
 echo "## paths-bench $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)), $ROUNDS rounds × ${SECS} s"
-python3 "$CONF/table.py" "$RESULTS"
+python3 "$HERE/paths/table.py" "$RESULTS"

@@ -26,6 +26,22 @@ struct FileDatastoreFormatTests {
         #expect(check == 0xCBF4_3926)
     }
 
+    @Test func crc32_EqualsTheBitwiseDefinition_AtEveryLengthAndAlignment() {
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
+        for start in 0..<9 {
+            for end in stride(from: start, through: bytes.count, by: 7) {
+                let slice = Array(bytes[start..<end])
+                var bitwise: UInt32 = 0xFFFF_FFFF
+                for byte in slice {
+                    bitwise ^= UInt32(byte)
+                    for _ in 0..<8 { bitwise = bitwise & 1 == 1 ? (bitwise >> 1) ^ 0xEDB8_8320 : bitwise >> 1 }
+                }
+                let fast = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+                #expect(fast == ~bitwise, "bytes \(start)..<\(end)")
+            }
+        }
+    }
+
     private static let entry = CacheEntry<[UInt8]>(
         value: Array("{\"temp\":21}".utf8), storedAt: Date(timeIntervalSinceReferenceDate: 812_345_678.123_456_7),
         expiresAt: Date(timeIntervalSinceReferenceDate: 812_345_738.5),

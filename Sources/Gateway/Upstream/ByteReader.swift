@@ -51,7 +51,10 @@ struct ByteReader {
 
     /// Reads a length-prefixed string, which must be valid UTF-8.
     mutating func readString() throws -> String {
-        guard let string = String(validating: try readRun(), as: UTF8.self) else { throw failure("invalid UTF-8") }
+        let run = try readRun()
+        // ASCII (nearly every field) is valid UTF-8 as it is: no need for the generic validation.
+        if run.allSatisfy({ $0 < 0x80 }) { return String(decoding: run, as: UTF8.self) }
+        guard let string = String(validating: run, as: UTF8.self) else { throw failure("invalid UTF-8") }
         return string
     }
 

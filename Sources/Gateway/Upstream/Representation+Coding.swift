@@ -46,8 +46,11 @@ extension Representation: DatastoreCodable {
         }
         let body = try reader.readBytes()
         try reader.expectEnd()
-        self.init(
-            status: status, headers: HTTPHeaders(fields), body: body,
-            method: method.isEmpty ? nil : HTTPMethod(rawValue: method))
+        // The fields were filtered (hop-by-hop dropped) when the representation was made, before
+        // it was encoded: only their wire form is made again.
+        self.status = status
+        self.headers = HTTPHeaders(fields).withSerializedFields()
+        self.body = body
+        self.method = method.isEmpty ? nil : HTTPMethod(rawValue: method)
     }
 }

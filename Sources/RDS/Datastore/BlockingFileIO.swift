@@ -20,8 +20,13 @@ enum BlockingFileIO {
         case contents([UInt8])
     }
 
-    /// Reads the entry file at `path`, looking at its type, its size and its first `headerSize`
-    /// bytes before reading the rest, so a planted or foreign file is never read whole.
+    /// Files up to this size are read in one `read`, header and body at once; a larger one has its
+    /// header read and checked first, so a planted or foreign large file is never read whole.
+    static var wholeReadBytes: Int { 64 << 10 }
+
+    /// Reads the entry file at `path`, looking at its type and its size before reading it, and at
+    /// its first `headerSize` bytes before reading the rest of a file larger than ``wholeReadBytes``.
+    /// One `open`, `fstat`, `read` (two for a large file) and `close`, into one buffer of the file's size.
     /// - Parameters:
     ///   - maxSize: The largest file accepted.
     ///   - headerSize: How many bytes `expectedSize` needs.
@@ -44,32 +49,43 @@ enum BlockingFileIO {
         guard status.st_mode & S_IFMT == S_IFREG else { return .unusable(size: nil) }
         let size = Int(status.st_size)
         guard size >= headerSize, size <= maxSize else { return .unusable(size: size) }
-        let header = try readBytes(descriptor, count: headerSize)
-        guard header.count == headerSize, expectedSize(header) == size else { return .unusable(size: size) }
-        let body = try readBytes(descriptor, count: size - headerSize)
-        guard body.count == size - headerSize else { return .unusable(size: size) }
-        return .contents(header + body)
-    }
-
-    /// Up to `count` bytes from the current offset of `descriptor` (fewer at the end of the file).
-    private static func readBytes(_ descriptor: Int32, count: Int) throws(FileSystemError) -> [UInt8] {
         var failure: FileSystemError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        var complete = false
+        let contents = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
-            while initialized < count {
-                let read = read(descriptor, base + initialized, count - initialized)
-                if read > 0 {
-                    initialized += read
-                } else if read == 0 {
-                    return
-                } else if errno != EINTR {
-                    failure = .current("read")
-                    return
-                }
+            do throws(FileSystemError) {
+                let first = size <= wholeReadBytes ? size : headerSize
+                initialized = try readFully(descriptor, into: base, count: first)
+                guard initialized == first,
+                    expectedSize(Array(UnsafeBufferPointer(start: base, count: headerSize))) == size
+                else { return }
+                initialized += try readFully(descriptor, into: base + first, count: size - first)
+                complete = initialized == size
+            } catch {
+                failure = error
             }
         }
         if let failure { throw failure }
-        return bytes
+        return complete ? .contents(contents) : .unusable(size: size)
+    }
+
+    /// Reads up to `count` bytes from the current offset of `descriptor` into `base` (fewer at the
+    /// end of the file) and returns how many it read.
+    private static func readFully(
+        _ descriptor: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int
+    ) throws(FileSystemError) -> Int {
+        var done = 0
+        while done < count {
+            let read = read(descriptor, base + done, count - done)
+            if read > 0 {
+                done += read
+            } else if read == 0 {
+                break
+            } else if errno != EINTR {
+                throw .current("read")
+            }
+        }
+        return done
     }
 
     /// Writes `bytes` to `temporaryPath`, then renames it over `path` in one atomic step, so a

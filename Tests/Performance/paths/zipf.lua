@@ -20,7 +20,8 @@ function init(args)
     cdf[k] = total
   end
   for k = 1, nkeys do cdf[k] = cdf[k] / total end
-  math.randomseed(7919 * ((tid or 0) + 1))
+  -- A new sequence per run (seconds since 1970): a warm-up must not replay the measured run's keys.
+  math.randomseed(os.time() * 7919 + (tid or 0))
 end
 
 function request()
