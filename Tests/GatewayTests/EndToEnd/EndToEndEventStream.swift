@@ -16,8 +16,11 @@ final class EndToEndEventStream: Sendable {
 
     private let descriptor: Int32
     private let state = Mutex<
-        (text: String, waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)], closed: Bool)
+        (text: String, waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)], closed: Bool)
     >(("", [], false))
+    private let nextWaiter = Atomic<Int>(0)
+    /// How long a wait lasts before it gives up (the test's expectations then fail instead of hanging).
+    private static let patience: Duration = .seconds(20)
 
     /// Subscribes to `target` on the gateway at `port`.
     init(_ target: String, port: Int, headers: HTTPHeaders = [:]) throws {
@@ -59,19 +62,26 @@ final class EndToEndEventStream: Sendable {
     /// The event names so far.
     var names: [String] { events.map(\.name) }
 
-    /// Returns once `count` events have arrived (or the stream closed).
+    /// Returns once `count` events have arrived (or the stream closed, or ``patience`` passed).
     func waitForEvents(_ count: Int) async {
+        let id = nextWaiter.wrappingAdd(1, ordering: .relaxed).oldValue
         await withCheckedContinuation { continuation in
-            state.withLock { $0.waiters.append((count, continuation)) }
+            state.withLock { $0.waiters.append((id, count, continuation)) }
             resumeDue()
+            Task { [weak self] in
+                try? await Task.sleep(for: Self.patience)
+                self?.giveUp(waiter: id)
+            }
         }
     }
 
     /// Returns once the newest event satisfies `condition` (a slow reader may skip states, so
-    /// tests of live changes wait for the state they expect rather than for a count).
+    /// tests of live changes wait for the state they expect rather than for a count), or once
+    /// ``patience`` has passed without it.
     func waitForLast(_ condition: (Event) -> Bool) async {
+        let deadline = ContinuousClock.now + Self.patience
         var seen = events.count
-        while !(events.last.map(condition) ?? false) {
+        while !(events.last.map(condition) ?? false), ContinuousClock.now < deadline {
             seen += 1
             await waitForEvents(seen)
             seen = events.count
@@ -91,6 +101,14 @@ final class EndToEndEventStream: Sendable {
     private func finish() {
         state.withLock { $0.closed = true }
         resumeDue()
+    }
+
+    private func giveUp(waiter id: Int) {
+        let due = state.withLock { state in
+            defer { state.waiters.removeAll { $0.id == id } }
+            return state.waiters.filter { $0.id == id }
+        }
+        due.forEach { $0.continuation.resume() }
     }
 
     private func resumeDue() {
