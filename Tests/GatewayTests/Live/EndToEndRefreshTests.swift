@@ -28,13 +28,8 @@ struct EndToEndRefreshTests {
         await events.waitForLast { $0.name == "loaded" }
         #expect(events.names.first == "initialized" || events.names.first == "loading")
         #expect(events.events.last?.data.contains("v1") == true)
-        // The next refresh is set by the refresh that loaded the value, just after its event went out.
         let nextRefresh = (gateway.clock.now + 48).formatted(.iso8601)
-        var state = try await gateway.get("/admin/repositories/items/state?path=/items/a")
-        for _ in 0..<250 where state.json["nextRefreshAt"] as? String != nextRefresh {
-            try await Task.sleep(for: .milliseconds(20))
-            state = try await gateway.get("/admin/repositories/items/state?path=/items/a")
-        }
+        var state = try await Self.stateOnceTheNextRefreshIsSet(gateway, at: nextRefresh)
         #expect(state.json["source"] as? String == "upstream")
         #expect(state.json["nextRefreshAt"] as? String == nextRefresh)
         #expect(state.json["expiresAt"] as? String == (gateway.clock.now + 60).formatted(.iso8601))
@@ -43,6 +38,9 @@ struct EndToEndRefreshTests {
         gateway.clock.advance(by: 48)
         await events.waitForLast { $0.name == "loaded" && $0.data.contains(#""origin":"revalidated""#) }
         #expect(upstream.requests("/items/a").last?.headers["If-None-Match"] == "\"v1\"")
+        let secondRefresh = (gateway.clock.now + 48).formatted(.iso8601)
+        state = try await Self.stateOnceTheNextRefreshIsSet(gateway, at: secondRefresh)
+        #expect(state.json["nextRefreshAt"] as? String == secondRefresh)
 
         current.value = "v2"
         gateway.clock.advance(by: 48)
@@ -51,6 +49,20 @@ struct EndToEndRefreshTests {
         events.close()
         await gateway.stop()
         await upstream.stop()
+    }
+
+    /// The admin state of `/items/a` once its next refresh is set to `date` (or after 5 s): the
+    /// refresh that loaded the value sets it just after its event went out, so a test that moves
+    /// the clock waits for it first.
+    private static func stateOnceTheNextRefreshIsSet(_ gateway: EndToEndGateway, at date: String) async throws
+        -> HTTPResponse
+    {
+        var state = try await gateway.get("/admin/repositories/items/state?path=/items/a")
+        for _ in 0..<250 where state.json["nextRefreshAt"] as? String != date {
+            try await Task.sleep(for: .milliseconds(20))
+            state = try await gateway.get("/admin/repositories/items/state?path=/items/a")
+        }
+        return state
     }
 
     @Test func failedRefresh_IsReportedWithTheCachedValueAndTheNextAttempt() async throws {
@@ -66,9 +78,10 @@ struct EndToEndRefreshTests {
         _ = try await gateway.get("/items/a")
         let events = try gateway.subscribe("/items/a")
         await events.waitForEvents(1)
+        _ = try await Self.stateOnceTheNextRefreshIsSet(gateway, at: (gateway.clock.now + 48).formatted(.iso8601))
         gateway.clock.advance(by: 48)
         await events.waitForLast { $0.name == "failed" }
-        let state = try await gateway.get("/admin/repositories/items/state?path=/items/a")
+        let state = try await Self.stateOnceTheNextRefreshIsSet(gateway, at: (gateway.clock.now + 1).formatted(.iso8601))
         #expect(state.json["state"] as? String == "failed")
         #expect(((state.json["cached"] as? [String: Any])?["body"] as? String) == "v1")
         #expect(state.json["nextRefreshAt"] as? String == (gateway.clock.now + 1).formatted(.iso8601))
