@@ -24,15 +24,13 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Work and jobs handed over from other threads; closed once the loop's thread has ended.
     private let inbox = Mutex(Inbox())
     private let wakePending = Atomic<Bool>(false)
-    /// The loop thread's `pthread_t` once it runs (0 before).
-    private let thread = Atomic<UInt>(0)
     private let checkInterval: Duration
     private var registered: [Int32: any EventLoopChannel] = [:]
     private var isStopped = false
     private var cachedNow = ContinuousClock.now
     private var isNowStale = true
     /// Work and jobs handed over on the loop's own thread.
-    private var localWork: [() -> Void] = []
+    private var localWork: [@Sendable () -> Void] = []
     private var localJobs: [UnownedJob] = []
     private var timers = EventLoopTimers()
     private static let wakeToken = UInt64.max
@@ -113,7 +111,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     /// Whether the caller runs on this loop's thread.
-    public var isInLoopThread: Bool { thread.load(ordering: .relaxed) == pthread_self() }
+    public var isInLoopThread: Bool { Self.current === self }
 
     /// Runs `work` on the loop's thread, soon (from any thread); on the loop's own thread, at the
     /// end of the current turn. Once the loop has ended, `work` runs at once on the caller's thread
@@ -191,7 +189,6 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     private func run() {
-        thread.store(pthread_self(), ordering: .relaxed)
         pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
         var nextCheck = ContinuousClock.now + checkInterval
         while !isStopped {
@@ -239,21 +236,20 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
             if wakePending.load(ordering: .acquiring) {
                 wakePending.store(false, ordering: .releasing)
                 let (work, jobs) = inbox.withLock { inbox in
-                    defer {
-                        inbox.work.removeAll(keepingCapacity: true)
-                        inbox.jobs.removeAll(keepingCapacity: true)
-                    }
+                    defer { (inbox.work, inbox.jobs) = ([], []) }
                     return (inbox.work, inbox.jobs)
                 }
-                for item in work { item() }
-                for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+                run(work, jobs)
             }
             guard !localWork.isEmpty || !localJobs.isEmpty else { return }
             let (work, jobs) = (localWork, localJobs)
-            localWork.removeAll(keepingCapacity: true)
-            localJobs.removeAll(keepingCapacity: true)
-            for item in work { item() }
-            for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            (localWork, localJobs) = ([], [])
+            run(work, jobs)
         }
+    }
+
+    private func run(_ work: [@Sendable () -> Void], _ jobs: [UnownedJob]) {
+        for item in work { item() }
+        for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// One client connection to an upstream, a channel of an ``EventLoop``: a non-blocking socket
 /// watched by the loop's epoll, deadlines as loop timers. Bridged to `async` callers with a
 /// continuation per operation (connect, exchange). A caller already running on the connection's
-/// loop (a handler task preferring that loop) starts its operation in place and is resumed on the
+/// loop (a handler task preferring that loop) has its operation started within the same loop turn and is resumed on the
 /// same thread: no thread switch on the whole exchange.
 ///
 /// Its mutable state is confined to the loop's thread; hence `@unchecked Sendable`. One caller
@@ -110,7 +110,6 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
 
     /// Closes the connection (from any thread); an operation in progress fails with `error`.
     func close(failing error: any Error = CancellationError()) {
-        if loop.isInLoopThread { return fail(error) }
         loop.execute { [self] in fail(error) }
     }
 
@@ -143,7 +142,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
         let id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let start: @Sendable () -> Void = { [self] in
+                loop.execute { [self] in
                     guard !isClosed, cancelledID != id else {
                         continuation.resume(throwing: isClosed ? closedError(afterBytes: false) : CancellationError())
                         return fail(CancellationError())
@@ -151,7 +150,6 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
                     operationID = id
                     begin(id, continuation)
                 }
-                if loop.isInLoopThread { start() } else { loop.execute(start) }
             }
         } onCancel: {
             loop.execute { [self] in

@@ -17,11 +17,7 @@ extension HTTPConnection {
         }
         task = Task(executorPreference: loop) { [self] in
             let response = await handler.handle(request)
-            if loop.isInLoopThread {
-                handlerAnswered(response)
-            } else {
-                loop.execute { [self] in handlerAnswered(response) }
-            }
+            loop.execute { [self] in handlerAnswered(response) }
         }
         return false
     }

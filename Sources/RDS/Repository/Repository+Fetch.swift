@@ -22,8 +22,12 @@ extension Repository {
             // A fetch of this process that ended since the lookup stored its answer in memory
             // first: peek there when the datastore can (no I/O). Another process may have stored
             // into a shared level: read again then.
-            let peekable = store.coordinator == nil ? store.peekable : nil
-            let stored = peekable != nil ? peekable?.peek(key) : await storedEntry(for: key)
+            let stored: CacheEntry<Value>?
+            if store.coordinator == nil, let peekable = store.peekable {
+                stored = peekable.peek(key)
+            } else {
+                stored = await storedEntry(for: key)
+            }
             if let stored, stored.isFresh(at: store.clock.now) { return Self.cachedOutcome(stored) }
             mayHoldEntry = mayHoldEntry || stored != nil
         }
@@ -125,9 +129,12 @@ extension Repository {
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
-        // Other processes may store into a shared level at any time: no key is passed there.
-        if entry == nil, store.coordinator == nil { store.passMarks.mark(key, at: now) }
-        if entry != nil { store.passMarks.clear(key) }
+        if entry != nil {
+            store.passMarks.clear(key)
+        } else if store.coordinator == nil {
+            // Other processes may store into a shared level at any time: no key is passed there.
+            store.passMarks.mark(key, at: now)
+        }
         guard entry != nil || droppingPrevious else { return nil }
         if let flightID {
             guard store.flights.beginStore(key, flightID: flightID) else { return nil }
