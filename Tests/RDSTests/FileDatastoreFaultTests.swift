@@ -46,8 +46,8 @@ struct FileDatastoreFaultTests {
         #expect(store.statistics == DatastoreStatistics(entries: 1, bytes: try folder.size(name), evictions: 0))
     }
 
-    /// Opening a named pipe for reading would wait for a writer forever.
-    @Test func get_DropsANamedPipeNamedLikeTheEntry_WithoutWaitingForAWriter() async throws {
+    /// Opening a named pipe would wait for the other end forever.
+    @Test func get_AndSave_DropANamedPipeNamedLikeTheEntry_WithoutWaiting() async throws {
         let folder = try Folder()
         let store = try Store(directory: folder.store)
         let name = try await folder.save("v", for: "k", in: store)
@@ -58,6 +58,28 @@ struct FileDatastoreFaultTests {
 
         #expect(try folder.names().isEmpty)
         #expect(store.statistics == DatastoreStatistics(entries: 0, bytes: 0, evictions: 0))
+        #expect(mkfifo(folder.store.appendingPathComponent(name).path, 0o600) == 0)
+        try await store.save(DatastoreTestFixtures.entry("again"), for: "k")
+        #expect(try await store.get("k")?.value == "again")
+        #expect(store.statistics == DatastoreStatistics(entries: 1, bytes: try folder.size(name), evictions: 0))
+    }
+
+    /// A save rewrites the file in place: it must never write through a link to somewhere else.
+    @Test func save_ReplacesALinkNamedLikeTheEntry_LeavingItsTargetAlone() async throws {
+        let folder = try Folder()
+        let store = try Store(directory: folder.store)
+        let name = try await folder.save("v", for: "k", in: store)
+        try await store.delete("k")
+        let target = folder.url.appendingPathComponent("outside.txt")
+        try Data("outside".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(
+            at: folder.store.appendingPathComponent(name), withDestinationURL: target)
+
+        try await store.save(DatastoreTestFixtures.entry("again"), for: "k")
+
+        #expect(try Data(contentsOf: target) == Data("outside".utf8))
+        #expect(try await store.get("k")?.value == "again")
+        #expect(store.statistics == DatastoreStatistics(entries: 1, bytes: try folder.size(name), evictions: 0))
     }
 
     /// A sparse 64 GiB file: reading it whole would need 64 GiB of memory.

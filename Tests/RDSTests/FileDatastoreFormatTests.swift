@@ -94,13 +94,13 @@ struct FileDatastoreFormatTests {
         #expect(FileEntryFormat.decode(bytes, keyBytes: Self.key) == .invalid)
     }
 
-    @Test func isOwnedFileName_AcceptsOnlyNamesTheDatastoreWrites() {
+    @Test func isEntryFileName_AcceptsOnlyNamesTheDatastoreWrites() {
         typealias Store = FileDatastore<String, String>
-        #expect(Store.isOwnedFileName("ba7816bf.entry"))
-        #expect(Store.isOwnedFileName(".ba7816bf.entry.1f2e.tmp"))
-        #expect(!Store.isOwnedFileName("notes.txt"))
-        #expect(!Store.isOwnedFileName("BA7816BF.entry"))
-        #expect(!Store.isOwnedFileName(".entry"))
-        #expect(!Store.isOwnedFileName("ab.entry.tmp"))
+        #expect(Store.isEntryFileName("ba7816bf.entry"))
+        #expect(!Store.isEntryFileName(".ba7816bf.entry.1f2e.tmp"))
+        #expect(!Store.isEntryFileName("notes.txt"))
+        #expect(!Store.isEntryFileName("BA7816BF.entry"))
+        #expect(!Store.isEntryFileName(".entry"))
+        #expect(!Store.isEntryFileName("ab.entry.tmp"))
     }
 }

@@ -55,7 +55,7 @@ struct FileDatastoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["store"])
         let names = try folder.names()
         #expect(names.count == 1)
-        #expect(names.allSatisfy { $0.count == 64 + ".entry".count && Store.isOwnedFileName($0) })
+        #expect(names.allSatisfy { $0.count == 64 + ".entry".count && Store.isEntryFileName($0) })
         try await store.delete(key)
         #expect(try await store.get(key) == nil)
         #expect(try folder.names().isEmpty)
@@ -105,16 +105,52 @@ struct FileDatastoreTests {
         #expect(try folder.names() == ["abcd.entry"])
     }
 
-    @Test func get_ReturnsTheOldEntry_WhenAWriteWasCutOffBeforeTheRename() async throws {
+    @Test(arguments: [("grows", 300, 3_000), ("shrinks", 3_000, 300), ("keeps its size", 1_000, 1_000)])
+    func save_RewritesTheFileInPlace_WithExactlyTheNewEntry(change: String, before: Int, after: Int) async throws {
         let folder = try Folder()
         let store = try Store(directory: folder.store)
-        try await store.save(DatastoreTestFixtures.entry("old"), for: "k")
-        let name = try folder.names()[0]
-        let torn = folder.store.appendingPathComponent("." + name + ".0badc0ffee.tmp")
-        try Data("RDSE half a wri".utf8).write(to: torn)
-        #expect(try await store.get("k")?.value == "old")
-        try await store.deleteAll()
+        let old = String(repeating: "o", count: before)
+        let new = String(repeating: "n", count: after)
+        try await store.save(DatastoreTestFixtures.entry(old), for: "k")
+        let file = try folder.entryFile()
+        let inode = try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
+
+        try await store.save(DatastoreTestFixtures.entry(new, ttl: 120), for: "k")
+
+        let expected = FileEntryFormat.encode(
+            DatastoreTestFixtures.entry(Array(new.utf8), ttl: 120), keyBytes: Array("k".utf8))
+        #expect(try [UInt8](Data(contentsOf: file)) == expected)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int == inode)
+        #expect(try await store.get("k") == DatastoreTestFixtures.entry(new, ttl: 120))
+        #expect(store.statistics == DatastoreStatistics(entries: 1, bytes: expected.count, evictions: 0))
+    }
+
+    /// What a process killed in the middle of rewriting a file leaves (then restarted): the new
+    /// entry's start over the old one's bytes, or the new entry cut short.
+    @Test(arguments: ["new start, old rest", "cut mid-body"])
+    func get_ReturnsMissAndRemovesTheFile_WhenASaveWasTorn(tear: String) async throws {
+        let folder = try Folder()
+        let store = try Store(directory: folder.store)
+        try await store.save(DatastoreTestFixtures.entry(String(repeating: "o", count: 2_000)), for: "k")
+        let file = try folder.entryFile()
+        let new = FileEntryFormat.encode(
+            DatastoreTestFixtures.entry(Array(String(repeating: "n", count: 2_000).utf8)), keyBytes: Array("k".utf8))
+        let handle = try FileHandle(forWritingTo: file)
+        switch tear {
+        case "new start, old rest": try handle.write(contentsOf: new.prefix(1_000))
+        default:
+            try handle.write(contentsOf: new)
+            try handle.truncate(atOffset: UInt64(new.count / 2))
+        }
+        try handle.close()
+        let restarted = try Store(directory: folder.store)
+
+        #expect(try await restarted.get("k") == nil)
+
         #expect(try folder.names().isEmpty)
+        #expect(restarted.statistics == DatastoreStatistics(entries: 0, bytes: 0, evictions: 0))
+        try await restarted.save(DatastoreTestFixtures.entry("again"), for: "k")
+        #expect(try await restarted.get("k")?.value == "again")
     }
 
     @Test func get_SeesWholeEntriesOnly_WhileOtherTasksOverwriteTheKey() async throws {

@@ -88,18 +88,44 @@ enum BlockingFileIO {
         return done
     }
 
-    /// Writes `bytes` to `temporaryPath`, then renames it over `path` in one atomic step, so a
-    /// reader (or a process killed mid-write) sees the old file or the new one, never a torn one.
-    /// - Throws: ``FileSystemError``; the temporary file is removed and `path` is untouched.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, via temporaryPath: String) throws(FileSystemError) {
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .current("open") }
+    /// Opens the regular file at `path` for writing without truncating it, or creates it when
+    /// there is none; whatever else stands there (a folder, a link, a named pipe) is removed first.
+    /// - Returns: The descriptor, and the file's size before (`nil` when it was created).
+    /// - Throws: ``FileSystemError`` (`ENOENT` when the folder is missing).
+    static func openForRewrite(at path: String) throws(FileSystemError) -> (descriptor: Int32, previousSize: Int?) {
+        // O_NONBLOCK: a named pipe without a reader fails (ENXIO) instead of waiting for one.
+        let existing = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let openError = errno
+        if existing >= 0 {
+            var status = stat()
+            let examined = fstat(existing, &status) == 0
+            let failure = FileSystemError.current("fstat")
+            if examined, status.st_mode & S_IFMT == S_IFREG { return (existing, Int(status.st_size)) }
+            close(existing)
+            guard examined else { throw failure }
+        } else if openError != ENOENT {
+            // A folder (EISDIR), a link (ELOOP) or a pipe (ENXIO) named like the entry is in the way.
+            guard [EISDIR, ELOOP, ENXIO].contains(openError) else {
+                throw FileSystemError(operation: "open", errorNumber: openError)
+            }
+        }
+        if existing >= 0 || openError != ENOENT, !removeAnything(at: path) { throw .current("remove") }
+        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard created >= 0 else { throw .current("open") }
+        return (created, nil)
+    }
+
+    /// Writes `bytes` over the file open as `descriptor` from its start, cuts it to their length
+    /// when it was longer (`previousSize`), and closes it. No new inode and no rename: rewriting an
+    /// entry costs a write into pages the file already has.
+    /// - Throws: ``FileSystemError``; the file may then be torn (the caller removes it).
+    static func overwrite(_ descriptor: Int32, with bytes: [UInt8], previousSize: Int?) throws(FileSystemError) {
         var failure: FileSystemError?
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             var written = 0
             while written < buffer.count {
-                let count = write(descriptor, base + written, buffer.count - written)
+                let count = pwrite(descriptor, base + written, buffer.count - written, off_t(written))
                 if count >= 0 {
                     written += count
                 } else if errno != EINTR {
@@ -108,12 +134,11 @@ enum BlockingFileIO {
                 }
             }
         }
-        if close(descriptor) != 0, failure == nil { failure = .current("close") }
-        if failure == nil, rename(temporaryPath, path) != 0 { failure = .current("rename") }
-        if let failure {
-            unlink(temporaryPath)
-            throw failure
+        if failure == nil, (previousSize ?? 0) > bytes.count, ftruncate(descriptor, off_t(bytes.count)) != 0 {
+            failure = .current("ftruncate")
         }
+        if close(descriptor) != 0, failure == nil { failure = .current("close") }
+        if let failure { throw failure }
     }
 
     /// Removes the file at `path`; a missing file is not an error.

@@ -52,37 +52,40 @@ extension FileDatastore {
         queue.sync { remeasure(in: directoryPath, budget: budget, queues: queues.dropFirst()) }
     }
 
-    /// Writes `contents` to the entry file at `path` (see ``BlockingFileIO/writeAtomically(_:to:via:)``).
+    /// Writes `contents` as the entry file at `path`, rewriting an existing file in place
+    /// (``BlockingFileIO/overwrite(_:with:previousSize:)``), and counts the change in `budget`.
     /// When the folder was removed, recreates it and writes again; the caller must then re-measure
     /// the folder (``remeasure(in:budget:queues:)``), since the files it counted are gone.
-    /// - Returns: The size of the file it replaced (`nil` when it created one), and whether it
-    ///   recreated the folder.
-    /// - Throws: ``FileSystemError``; the previous entry is intact.
+    /// - Returns: Whether the caller must evict now (see ``DiskBudget/recordWrite(_:isNewFile:)``),
+    ///   and whether the folder was recreated.
+    /// - Throws: ``FileSystemError``; a file the write may have torn is removed (and its previous
+    ///   size taken off `budget`), so the key reads as a miss.
     static func write(
-        _ contents: [UInt8], to path: String, via temporaryPath: String, in directoryPath: String
-    ) throws(FileSystemError) -> (previousSize: Int?, recreatedFolder: Bool) {
-        let previousSize = try clearWay(for: path)
+        _ contents: [UInt8], to path: String, in directoryPath: String, budget: DiskBudget
+    ) throws(FileSystemError) -> (mustEvict: Bool, recreatedFolder: Bool) {
+        let file: (descriptor: Int32, previousSize: Int?)
+        var recreatedFolder = false
         do throws(FileSystemError) {
-            try BlockingFileIO.writeAtomically(contents, to: path, via: temporaryPath)
-            return (previousSize, false)
+            file = try BlockingFileIO.openForRewrite(at: path)
         } catch where error.errorNumber == ENOENT && BlockingFileIO.createFolder(at: directoryPath) {
-            let previousSize = try clearWay(for: path)
-            try BlockingFileIO.writeAtomically(contents, to: path, via: temporaryPath)
-            return (previousSize, true)
+            file = try BlockingFileIO.openForRewrite(at: path)
+            recreatedFolder = true
         }
+        do throws(FileSystemError) {
+            try BlockingFileIO.overwrite(file.descriptor, with: contents, previousSize: file.previousSize)
+        } catch {
+            if BlockingFileIO.removeAnything(at: path), let previousSize = file.previousSize {
+                budget.recordRemoval(previousSize)
+            }
+            throw error
+        }
+        let previousSize = file.previousSize
+        let mustEvict = budget.recordWrite(contents.count - (previousSize ?? 0), isNewFile: previousSize == nil)
+        return (mustEvict, recreatedFolder)
     }
 
-    /// The size of the regular file at `path`, after removing anything else that stands there
-    /// (a folder named like the entry), so the entry can be written.
-    /// - Throws: ``FileSystemError`` when that cannot be removed.
-    static func clearWay(for path: String) throws(FileSystemError) -> Int? {
-        let item = BlockingFileIO.item(at: path)
-        if item == .other, !BlockingFileIO.removeAnything(at: path) { throw .current("remove") }
-        return item.size
-    }
-
-    /// Removes everything in the folder at `path` that is not an entry file (temporary files left
-    /// by a killed process, foreign files, folders and links named like entries) and returns the
+    /// Removes everything in the folder at `path` that is not an entry file (temporary files of
+    /// older versions, foreign files, folders and links named like entries) and returns the
     /// entry files, for opening.
     /// - Throws: ``FileSystemError`` when the folder cannot be listed.
     static func removeAllButEntryFiles(in path: String) throws(FileSystemError) -> [BlockingFileIO.FileInfo] {

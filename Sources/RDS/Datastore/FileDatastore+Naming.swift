@@ -17,7 +17,6 @@ extension FileDatastore {
     }
 
     private static var entrySuffix: String { ".entry" }
-    private static var temporarySuffix: String { ".tmp" }
 
     /// Encodes `key` and derives its file name, path and queue.
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.
@@ -34,32 +33,17 @@ extension FileDatastore {
         return Location(keyBytes: keyBytes, fileName: fileName, path: directoryPath + "/" + fileName, queue: queue)
     }
 
-    /// The index of the queue that runs the calls on the file `name` (an entry or temporary file
-    /// name; the first byte of the key's digest chooses, as in ``location(of:)``).
+    /// The index of the queue that runs the calls on the entry file `name` (the first byte of the
+    /// key's digest chooses, as in ``location(of:)``).
     static func queueIndex(ofFileNamed name: String, queueCount: Int) -> Int {
-        let digits = name.utf8.drop { $0 == UInt8(ascii: ".") }.prefix(2)
+        let digits = name.utf8.prefix(2)
         return Int(UInt8(String(decoding: digits, as: UTF8.self), radix: 16) ?? 0) % max(1, queueCount)
     }
 
-    /// A fresh hidden name next to the entry: `.<entry name>.<random hex>.tmp`.
-    func temporaryPath(for location: Location) -> String {
-        let random = String(UInt64.random(in: .min ... .max), radix: 16)
-        return directoryPath + "/." + location.fileName + "." + random + Self.temporarySuffix
-    }
-
-    /// `true` for names this datastore writes: `<hex>.entry` and `.<hex>.entry.<hex>.tmp`.
-    static func isOwnedFileName(_ name: String) -> Bool {
-        var parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        if parts.count == 2 {
-            return parts[1] == "entry" && isHex(parts[0])
-        }
-        guard parts.count == 5, parts.removeFirst().isEmpty else { return false }
-        return parts[1] == "entry" && parts[3] == "tmp" && isHex(parts[0]) && isHex(parts[2])
-    }
-
-    /// `true` for the entry files this datastore writes (not its temporary files).
+    /// `true` for the names of the entry files this datastore writes: `<hex>.entry`.
     static func isEntryFileName(_ name: String) -> Bool {
-        name.hasSuffix(entrySuffix) && isOwnedFileName(name)
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[1] == "entry" && isHex(parts[0])
     }
 
     private static func isHex(_ text: Substring) -> Bool {

@@ -12,10 +12,15 @@ import Foundation
 ///   ``maxEntryBytes`` or not of the size its header announces is removed without reading its body,
 ///   and so is a folder or link named like an entry.
 /// - The folder belongs to the datastore: opening it removes anything that is not an entry file
-///   (temporary files left by a killed process, foreign files, folders). A folder removed while the
+///   (temporary files of older versions, foreign files, folders). A folder removed while the
 ///   datastore runs is recreated by the next save.
-/// - Writes go to a temporary file in the same folder that is then renamed over the entry, so a
-///   process killed mid-write leaves the old entry or the new one, never a torn one.
+/// - A save rewrites the key's file in place (written from its start, cut when the entry shrank)
+///   or creates it: no temporary file, no new inode and no rename per save, which on ext4 cost
+///   most of a save (a rename over a file forces the new data out to the disk and frees the old
+///   inode). The operations on one key run in order on its queue, so no reader of this process
+///   sees a half-written file. A process killed (or a machine stopped) in the middle of a save can
+///   leave that one file torn: its size or CRC then no longer match, and it reads as a miss and is
+///   removed, never served. A save that fails removes the file likewise.
 /// - Blocking system calls run on a few serial `DispatchQueue`s (chosen by the key's hash, so the
 ///   operations on one key keep their order), bridged to `async` with continuations; nothing
 ///   blocks the cooperative thread pool and no lock is held across I/O. Evictions and
@@ -126,13 +131,12 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         }
     }
 
-    /// Writes `entry` for `key`, atomically replacing any previous entry; recreates the folder
-    /// when it was removed.
-    /// - Throws: ``DatastoreError`` (`codingFailed` or `writeFailed`); the previous entry is then
-    ///   intact, and a `writeFailed` marks the level degraded until the next successful save.
+    /// Writes `entry` for `key`, replacing any previous entry; recreates the folder when it was removed.
+    /// - Throws: ``DatastoreError``: `codingFailed` (the previous entry is intact) or `writeFailed`
+    ///   (the key's file is removed, it reads as a miss; the level is degraded until the next
+    ///   successful save).
     public func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
         let location = try location(of: key)
-        let temporaryPath = temporaryPath(for: location)
         let (budget, directoryPath, maxEntryBytes) = (budget, directoryPath, maxEntryBytes)
         let (mustEvict, recreatedFolder) = try await perform(on: location) {
             () throws(DatastoreError) -> (Bool, Bool) in
@@ -148,18 +152,14 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
                 throw DatastoreError(
                     .codingFailed, "The entry is larger than the datastore's largest entry", details: location.details)
             }
-            let written: (previousSize: Int?, recreatedFolder: Bool)
             do throws(FileSystemError) {
-                written = try Self.write(contents, to: location.path, via: temporaryPath, in: directoryPath)
+                return try Self.write(contents, to: location.path, in: directoryPath, budget: budget)
             } catch {
                 let failure = DatastoreError(
                     .writeFailed, "Could not write a datastore file", details: location.details, inner: error)
                 budget.recordFailure(DatastoreFailure(code: failure.code, message: error.message, at: Date()))
                 throw failure
             }
-            let previousSize = written.previousSize
-            let mustEvict = budget.recordWrite(contents.count - (previousSize ?? 0), isNewFile: previousSize == nil)
-            return (mustEvict, written.recreatedFolder)
         }
         guard mustEvict || recreatedFolder else { return }
         let queues = queues
@@ -184,21 +184,21 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         }
     }
 
-    /// Removes every entry file (and leftover temporary file) of this datastore; other files stay.
+    /// Removes every entry file of this datastore; other files stay.
     /// - Throws: ``DatastoreError`` (`deleteFailed`) naming the first failure; the other files are still removed.
     public func deleteAll() async throws {
         let (budget, directoryPath, queues) = (budget, directoryPath, queues)
         try await perform(on: maintenanceQueue) { () throws(DatastoreError) in
             var firstFailure: FileSystemError?
             do throws(FileSystemError) {
-                let names = try BlockingFileIO.fileNames(inDirectory: directoryPath).filter(Self.isOwnedFileName)
+                let names = try BlockingFileIO.fileNames(inDirectory: directoryPath).filter(Self.isEntryFileName)
                 let groups = Dictionary(grouping: names) { Self.queueIndex(ofFileNamed: $0, queueCount: queues.count) }
                 for (index, group) in groups {
                     queues[index].sync {
                         for name in group {
                             do throws(FileSystemError) {
                                 let path = directoryPath + "/" + name
-                                try Self.remove(path, counted: Self.isEntryFileName(name), in: budget)
+                                try Self.remove(path, counted: true, in: budget)
                             } catch {
                                 firstFailure = firstFailure ?? error
                             }

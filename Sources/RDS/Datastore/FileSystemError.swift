@@ -8,7 +8,7 @@
 ///
 /// Carries the call and `errno` only: no paths, which may reveal more than a client should see.
 struct FileSystemError: ChainedError {
-    /// The system call that failed, such as `open` or `rename`.
+    /// The system call that failed, such as `open` or `write`.
     let operation: String
     /// The `errno` it set.
     let errorNumber: Int32
