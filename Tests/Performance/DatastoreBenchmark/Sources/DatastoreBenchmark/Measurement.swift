@@ -12,6 +12,21 @@ enum Measurement {
         return Double(operations) / seconds
     }
 
+    /// Runs `body` and returns the process's CPU time (user and system, every thread) per
+    /// operation for `operations` operations, in microseconds: unlike a rate, it barely depends on
+    /// what else the machine runs.
+    static func cpuMicroseconds(operations: Int, _ body: () async throws -> Void) async rethrows -> Double {
+        let start = processCPUSeconds()
+        try await body()
+        return (processCPUSeconds() - start) * 1e6 / Double(operations)
+    }
+
+    private static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// The resident set size of this process in bytes, from `/proc/self/status` (`VmRSS`).
     static func residentBytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
