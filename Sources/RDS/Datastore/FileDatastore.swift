@@ -18,7 +18,9 @@ import Foundation
 ///   process killed mid-write leaves the old entry or the new one, never a torn one.
 /// - Blocking system calls run on a few serial `DispatchQueue`s (chosen by the key's hash, so the
 ///   operations on one key keep their order), bridged to `async` with continuations; nothing
-///   blocks the cooperative thread pool and no lock is held across I/O. Evictions and
+///   blocks the cooperative thread pool and no lock is held across I/O. A read whose file is in
+///   the page cache while no change of a key of its bucket is under way is answered in place,
+///   without waiting for the disk (``get(_:)``). Evictions and
 ///   ``deleteAll()`` run on one more queue and remove each file on its key's queue; re-measuring
 ///   a recreated folder runs there too, holding every key queue.
 /// - ``statistics`` (entry files, bytes, evictions, write failures) are counted when the folder is
