@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import Sockets
+import Synchronization
 import Testing
 
 @testable import HTTP1
@@ -284,6 +286,40 @@ struct HTTPClientTests {
         }
         #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) <= 2)
         #expect(upstream.requestLines.count == 6)
+    }
+
+    /// Twenty calls under way at once (the upstream holds every first answer until all twenty
+    /// have arrived) leave twenty idle connections, and the next twenty calls reuse them: with the
+    /// old default of 8, twelve were closed and every later burst connected anew.
+    @Test func pool_KeepsTheConnectionsOfABusyMoment_ByDefault() async throws {
+        let concurrent = 20
+        let arrived = Mutex(0)
+        let allArrived = DispatchSemaphore(value: 0)
+        let upstream = try ScriptedUpstream { _, request in
+            if request == 0 {
+                if arrived.withLock({ $0 += 1; return $0 == concurrent }) {
+                    for _ in 0..<concurrent { allArrived.signal() }
+                }
+                _ = allArrived.wait(timeout: .now() + 5)
+            }
+            return .respond(Self.ok)
+        }
+        defer { upstream.stop() }
+        let client = HTTPClient()
+        for _ in 0..<2 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<concurrent {
+                    group.addTask {
+                        _ = try await client.send(
+                            HTTPRequest(method: .get, target: "/\(index)"), to: "127.0.0.1", port: upstream.port)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == concurrent)
+        }
+        #expect(upstream.acceptedConnections == concurrent)
+        #expect(upstream.requestLines.count == 2 * concurrent)
     }
 
     /// A keep-alive exchange makes Linux delay its ACKs ("interactive" mode, re-entered whenever

@@ -1,7 +1,9 @@
 extension HTTPClient {
     /// The client's pool and parsing settings.
     public struct Configuration: Sendable, Hashable {
-        /// The most idle keep-alive connections kept per `host:port`; more are closed. Default 8.
+        /// The most idle keep-alive connections kept per `host:port`; more are closed. Default 64, as
+        /// many as a busy gateway has calls under way to one upstream (with fewer, every call past
+        /// them opened and closed a connection of its own).
         public var maxIdleConnectionsPerHost: Int
         /// How long an idle connection may wait in the pool before it is closed instead of reused. Default 30 s.
         public var idleTimeout: Duration
@@ -14,7 +16,7 @@ extension HTTPClient {
 
         /// Creates a configuration; every argument defaults to the documented value.
         public init(
-            maxIdleConnectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30),
+            maxIdleConnectionsPerHost: Int = 64, idleTimeout: Duration = .seconds(30),
             limits: HTTPParserLimits = HTTPParserLimits(maxBodyBytes: 16 * 1024 * 1024), eventLoopCount: Int = 1,
             bodyBudget: HTTPBodyBudget? = nil
         ) {
