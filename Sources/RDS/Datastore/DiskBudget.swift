@@ -84,11 +84,18 @@ final class DiskBudget: Sendable {
         }
     }
 
-    /// Ends an eviction that removed `evicted` files (each already counted by ``recordRemoval(_:)``).
-    func finishEviction(evicted: Int) {
+    /// Ends an eviction pass that removed `evicted` files (each already counted by
+    /// ``recordRemoval(_:)``). Saves made during the pass asked for no eviction of their own and
+    /// may have added files it did not list: when the files are still past ``maxBytes`` and the
+    /// pass removed some, the eviction goes on and this returns `true` (the caller runs another pass).
+    func finishEviction(evicted: Int) -> Bool {
         state.withLock { state in
             state.evictions += evicted
-            state.evicting = false
+            guard evicted > 0, let maxBytes, state.usedBytes > maxBytes else {
+                state.evicting = false
+                return false
+            }
+            return true
         }
     }
 }

@@ -7,19 +7,23 @@ import Dispatch
 #endif
 
 extension FileDatastore {
-    /// Removes the least recently written entry files until they fit the budget's target. Runs on
-    /// the maintenance queue; each file is removed (and counted) on its key's queue, so the
-    /// eviction never races with a save or delete of the same file.
+    /// Removes the least recently written entry files until they fit the budget's target, in
+    /// passes over a fresh listing while saves made meanwhile keep them past `maxBytes`
+    /// (``DiskBudget/finishEviction(evicted:)``). Runs on the maintenance queue; each file is
+    /// removed (and counted) on its key's queue, so the eviction never races with a save or
+    /// delete of the same file.
     static func evict(in directoryPath: String, budget: DiskBudget, queues: [DispatchQueue]) {
-        let files = (try? BlockingFileIO.fileInfos(inDirectory: directoryPath, where: isEntryFileName)) ?? []
-        var evicted = 0
-        for file in files.sorted(by: { ($0.modified, $0.name) < ($1.modified, $1.name) }) {
-            guard budget.usedBytes > budget.targetBytes else { break }
-            queues[queueIndex(ofFileNamed: file.name, queueCount: queues.count)].sync {
-                if (try? remove(directoryPath + "/" + file.name, counted: true, in: budget)) == true { evicted += 1 }
+        var evicted: Int
+        repeat {
+            evicted = 0
+            let files = (try? BlockingFileIO.fileInfos(inDirectory: directoryPath, where: isEntryFileName)) ?? []
+            for file in files.sorted(by: { ($0.modified, $0.name) < ($1.modified, $1.name) }) {
+                guard budget.usedBytes > budget.targetBytes else { break }
+                queues[queueIndex(ofFileNamed: file.name, queueCount: queues.count)].sync {
+                    if (try? remove(directoryPath + "/" + file.name, counted: true, in: budget)) == true { evicted += 1 }
+                }
             }
-        }
-        budget.finishEviction(evicted: evicted)
+        } while budget.finishEviction(evicted: evicted)
     }
 
     /// Removes whatever is at `path` (a folder named like an entry included); when `counted` (an
