@@ -67,15 +67,20 @@ struct FileDatastoreFaultTests {
     }
 
     /// A save rewrites the file in place: it must never write through a link to somewhere else.
-    @Test func save_ReplacesALinkNamedLikeTheEntry_LeavingItsTargetAlone() async throws {
+    @Test(arguments: ["symbolic", "hard"])
+    func save_ReplacesALinkNamedLikeTheEntry_LeavingItsTargetAlone(link: String) async throws {
         let folder = try Folder()
         let store = try Store(directory: folder.store)
         let name = try await folder.save("v", for: "k", in: store)
         try await store.delete("k")
         let target = folder.url.appendingPathComponent("outside.txt")
         try Data("outside".utf8).write(to: target)
-        try FileManager.default.createSymbolicLink(
-            at: folder.store.appendingPathComponent(name), withDestinationURL: target)
+        let planted = folder.store.appendingPathComponent(name)
+        if link == "hard" {
+            try FileManager.default.linkItem(at: target, to: planted)
+        } else {
+            try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: target)
+        }
 
         try await Self.expectSavedAgain(in: store, folder: folder, name: name)
 

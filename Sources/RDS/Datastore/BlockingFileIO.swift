@@ -89,7 +89,8 @@ enum BlockingFileIO {
     }
 
     /// Opens the regular file at `path` for writing without truncating it, or creates it when
-    /// there is none; whatever else stands there (a folder, a link, a named pipe) is removed first.
+    /// there is none; whatever else stands there (a folder, a link, a named pipe, a file with
+    /// another name elsewhere, which a write in place would change too) is removed first.
     /// - Returns: The descriptor, and the file's size before (`nil` when it was created).
     /// - Throws: ``FileSystemError`` (`ENOENT` when the folder is missing).
     static func openForRewrite(at path: String) throws(FileSystemError) -> (descriptor: Int32, previousSize: Int?) {
@@ -100,7 +101,9 @@ enum BlockingFileIO {
             var status = stat()
             let examined = fstat(existing, &status) == 0
             let failure = FileSystemError.current("fstat")
-            if examined, status.st_mode & S_IFMT == S_IFREG { return (existing, Int(status.st_size)) }
+            if examined, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1 {
+                return (existing, Int(status.st_size))
+            }
             close(existing)
             guard examined else { throw failure }
         } else if openError != ENOENT {
