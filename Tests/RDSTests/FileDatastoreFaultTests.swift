@@ -11,7 +11,7 @@ struct FileDatastoreFaultTests {
 
     private typealias Folder = DatastoreTestFixtures.Folder
 
-    @Test func init_RemovesOrphanTemporaryFilesAndEverythingElseThatIsNotAnEntry() async throws {
+    @Test func init_RemovesOrphanTemporaryFilesHardLinksAndEverythingElseThatIsNotAnEntry() async throws {
         let folder = try Folder()
         let name = try await folder.save("v", for: "k", in: try Store(directory: folder.store))
         let manager = FileManager.default
@@ -20,12 +20,16 @@ struct FileDatastoreFaultTests {
         let planted = folder.store.appendingPathComponent("00ff.entry", isDirectory: true)
         try manager.createDirectory(at: planted, withIntermediateDirectories: false)
         try Data("inside".utf8).write(to: planted.appendingPathComponent("inner"))
+        let outside = folder.url.appendingPathComponent("outside.txt")
+        try Data("outside".utf8).write(to: outside)
+        try manager.linkItem(at: outside, to: folder.store.appendingPathComponent("00aa.entry"))
 
         let store = try Store(directory: folder.store)
 
         #expect(try folder.names() == [name])
         #expect(store.statistics == DatastoreStatistics(entries: 1, bytes: try folder.size(name), evictions: 0))
         #expect(try await store.get("k")?.value == "v")
+        #expect(try Data(contentsOf: outside) == Data("outside".utf8))
     }
 
     @Test func get_AndSave_ReplaceAFolderNamedLikeTheEntry_InsteadOfFailingForever() async throws {

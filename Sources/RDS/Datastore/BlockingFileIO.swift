@@ -208,13 +208,15 @@ enum BlockingFileIO {
     }
 
     /// Size and modification time of each regular file in the folder at `path` whose name
-    /// `include` accepts; files that vanish meanwhile are skipped.
+    /// `include` accepts and that has no other name (no hard link elsewhere: a save rewrites an
+    /// entry in place, which must not change another file); files that vanish meanwhile are skipped.
     static func fileInfos(inDirectory path: String, where include: (String) -> Bool) throws(FileSystemError)
         -> [FileInfo]
     {
         try fileNames(inDirectory: path).filter(include).compactMap { name in
             var status = stat()
-            guard lstat(path + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard lstat(path + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1
+            else { return nil }
             let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
             return FileInfo(name: name, size: Int(status.st_size), modified: modified)
         }

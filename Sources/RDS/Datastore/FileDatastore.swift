@@ -12,8 +12,8 @@ import Foundation
 ///   ``maxEntryBytes`` or not of the size its header announces is removed without reading its body,
 ///   and so is a folder or link named like an entry.
 /// - The folder belongs to the datastore: opening it removes anything that is not an entry file
-///   (temporary files of older versions, foreign files, folders). A folder removed while the
-///   datastore runs is recreated by the next save.
+///   (temporary files of older versions, foreign files, folders, files with a second name
+///   elsewhere). A folder removed while the datastore runs is recreated by the next save.
 /// - A save rewrites the key's file in place (written from its start, cut when the entry shrank)
 ///   or creates it: no temporary file, no new inode and no rename per save, which on ext4 cost
 ///   most of a save (a rename over a file forces the new data out to the disk and frees the old
