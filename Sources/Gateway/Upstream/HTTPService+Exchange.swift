@@ -46,7 +46,7 @@ extension HTTPService {
             method: call.method,
             target: target(path: path, key: key, baseQuery: call.base.query, credentials: credentials),
             headers: headers(
-                forwarding: forwarded, endpoint: call.endpoint, credentials: credentials, extra: call.extraHeaders),
+                forwarding: forwarded, host: call.base.hostHeader, credentials: credentials, extra: call.extraHeaders),
             body: call.body)
         let requestTime = clock.now
         let response: HTTPResponse
@@ -87,10 +87,10 @@ extension HTTPService {
 
     /// The request fields: `Host`, default headers, the `forwarded` key headers, the credential headers, `extra`.
     private func headers(
-        forwarding forwarded: [(name: String, value: String)], endpoint: UpstreamEndpoint,
-        credentials: [Credential], extra: HTTPHeaders
+        forwarding forwarded: [(name: String, value: String)], host: String, credentials: [Credential],
+        extra: HTTPHeaders
     ) -> HTTPHeaders {
-        var headers = HTTPHeaders([(name: "Host", value: endpoint.hostHeader)])
+        var headers = HTTPHeaders([(name: "Host", value: host)])
         for field in defaultHeaders
         where HeaderAllowList.isForwardable(field.name.lowercased())
             && !forwarded.contains(where: { $0.name == field.name.lowercased() })

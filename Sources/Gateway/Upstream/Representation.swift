@@ -45,12 +45,15 @@ public struct Representation: Sendable, Hashable {
         // Names compared without case (no lower-casing and hashing of every name of every
         // upstream answer). With their wire form made once: a cached representation's head is
         // then copied, not rebuilt field by field, on every hit.
-        let kept = HTTPHeaders(
-            headers.fields.filter { field in
-                !Self.hopByHopHeaderNames.contains { HTTPHeaders.equalsIgnoringCase($0, field.name) }
-                    && !named.contains { HTTPHeaders.equalsIgnoringCase($0, field.name) }
-            })
-        self.headers = wireForm ? kept.withSerializedFields() : kept
+        var kept: [(name: String, value: String)] = []
+        kept.reserveCapacity(headers.count)
+        for field in headers.fields
+        where !Self.hopByHopHeaderNames.contains(where: { HTTPHeaders.equalsIgnoringCase($0, field.name) })
+            && !named.contains(where: { HTTPHeaders.equalsIgnoringCase($0, field.name) })
+        {
+            kept.append(field)
+        }
+        self.headers = wireForm ? HTTPHeaders(kept).withSerializedFields() : HTTPHeaders(kept)
         self.body = body
         self.method = method
     }

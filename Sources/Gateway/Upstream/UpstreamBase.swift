@@ -7,6 +7,8 @@ struct UpstreamBase: Sendable {
     let url: URL
     /// Where the upstream listens.
     let endpoint: UpstreamEndpoint
+    /// The `Host` field of every call (``UpstreamEndpoint/hostHeader``).
+    let hostHeader: String
     /// The base path, percent-encoded as in the URL.
     let path: String
     /// The base query, percent-encoded, if any.
@@ -19,6 +21,7 @@ struct UpstreamBase: Sendable {
         else { return nil }
         self.url = url
         self.endpoint = endpoint
+        self.hostHeader = endpoint.hostHeader
         self.path = components.percentEncodedPath
         self.query = components.percentEncodedQuery
     }
