@@ -39,6 +39,13 @@ struct HTTPSerializerTests {
         #expect(text.hasSuffix("Content-Length: 5\r\nConnection: keep-alive\r\n\r\n"))
     }
 
+    @Test(arguments: [0, 7, 10, 99_999, 1_048_576])
+    func head_WritesTheBodysLengthInDecimal(_ length: Int) {
+        let response = HTTPResponse(status: 200, bytes: [UInt8](repeating: 0x61, count: length))
+        let text = Self.text(HTTPSerializer.head(response, requestMethod: .head, keepAlive: false, date: Self.date))
+        #expect(text.hasSuffix("\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n"))
+    }
+
     @Test func response_ToHead_KeepsHandlersLength_WhenBodyEmpty() {
         let response = HTTPResponse(status: 200, headers: ["Content-Length": "42"])
         let text = Self.text(HTTPSerializer.response(response, requestMethod: .head, keepAlive: true, date: Self.date))

@@ -52,10 +52,11 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// The fast path: asks `inner` first, so that a request it cannot answer at once costs nothing more.
     public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         let start = ContinuousClock.now
-        guard let (response, route) = respondClassified(request) else { return nil }
-        return finish(
-            response, for: request, route: route, id: RequestID(header: request.headers[RequestID.headerName]),
-            since: start)
+        guard var answered = respondClassified(request) else { return nil }
+        finish(
+            &answered.response, for: request, route: answered.route,
+            id: RequestID(header: request.headers[RequestID.headerName]), since: start)
+        return answered.response
     }
 
     /// The async path, with the request id bound for every task the answer starts.
@@ -71,20 +72,22 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
             await ProblemLog.$current.withValue(problems) { await inner.handle(request) }
         }
         // The server cancels the handling task when the client goes away.
-        return finish(
-            response, for: request, route: classify(request), id: id, since: start, clientGone: Task.isCancelled,
+        var answer = response
+        finish(
+            &answer, for: request, route: classify(request), id: id, since: start, clientGone: Task.isCancelled,
             error: problems.field)
+        return answer
     }
 
     /// nginx's status for a request whose client closed the connection before the answer.
     static var clientClosedRequest: Int { 499 }
 
+    /// Counts and logs the answer, and adds the request id to it (in place: its fields are
+    /// usually not shared, so they are not copied).
     private func finish(
-        _ response: consuming HTTPResponse, for request: HTTPRequest, route classification: RouteClassification,
+        _ response: inout HTTPResponse, for request: HTTPRequest, route classification: RouteClassification,
         id: RequestID, since start: ContinuousClock.Instant, clientGone: Bool = false, error: String? = nil
-    )
-        -> HTTPResponse
-    {
+    ) {
         let duration = ContinuousClock.now - start
         let status = clientGone ? Self.clientClosedRequest : response.status
         let method = instrumentedMethods.contains(request.method) ? request.method.rawValue : "other"
@@ -97,7 +100,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         }
         // Sorted by name, as `Logger.log(_:_:orderedFields:)` requires.
         var fields: [(name: String, value: LogValue)] = []
-        fields.reserveCapacity(8)
+        fields.reserveCapacity(9)
         if let cache { fields.append(("cache", .string(cache))) }
         fields.append(("duration_ms", .double(duration.milliseconds)))
         if let error { fields.append(("error", .string(error))) }
@@ -112,8 +115,6 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
             recentProblems?.record(
                 method: method, path: String(request.path), status: status, requestID: id.value, chain: error)
         }
-        // Consumed, so its fields are changed in place rather than copied.
         response.headers[RequestID.headerName] = id.value
-        return response
     }
 }

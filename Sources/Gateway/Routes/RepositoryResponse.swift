@@ -11,6 +11,10 @@ enum RepositoryResponse {
     /// The `Cache-Status` cache name.
     static let cacheName = "rds-gateway"
 
+    /// The most fields a cached answer gains on its way out: `Age`, `Cache-Control`, `X-Cache`,
+    /// `Cache-Status`, the two failure fields, `Content-Range` and the request id.
+    static let addedFieldCount = 8
+
     /// The response for `answer` to `request` at `now`; `forwardedOnRequest` is `true` when the
     /// client asked for revalidation (`no-cache`); `downstreamCacheControl`, when set, replaces
     /// the upstream's `Cache-Control`; `heuristic` adds `detail=heuristic` to `Cache-Status`;
@@ -21,6 +25,9 @@ enum RepositoryResponse {
     ) -> HTTPResponse {
         let representation = answer.value
         var headers = representation.headers
+        // The stored fields are shared with the cache: copied once here, with room for the fields
+        // added below and by the server (`Age`, `X-Cache`, `Cache-Status`, the request id, ...).
+        headers.reserveCapacity(headers.count + Self.addedFieldCount)
         if let hiddenField { headers.remove(hiddenField) }
         if let entry = answer.entry {
             headers.remove("Set-Cookie")

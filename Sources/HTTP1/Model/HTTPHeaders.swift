@@ -34,6 +34,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Appends a field, keeping earlier ones of the same name.
     public mutating func add(name: String, value: String) { fields.append((name: name, value: value)) }
 
+    /// Makes room for `count` fields in all, so that appending up to that many copies no shared
+    /// fields and grows no storage (one copy instead of one per appended field).
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Removes every field named `name` (without copying shared fields when there is none).
     public mutating func remove(_ name: String) {
         guard let first = fields.firstIndex(where: { Self.equalsIgnoringCase($0.name, name) }) else { return }

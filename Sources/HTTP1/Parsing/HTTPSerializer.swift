@@ -58,7 +58,7 @@ public enum HTTPSerializer {
         } else {
             out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
         }
-        appendTrustedField("Server", serverName, to: &out)
+        out.append(contentsOf: serverLine)
         if let ownDate = serialized?.date ?? unserialized.first(where: { isDate($0.name) })?.value {
             appendField("Date", ownDate, to: &out)
         } else {
@@ -71,14 +71,15 @@ public enum HTTPSerializer {
         if response.status >= 200, response.status != 204, response.status != 304 {
             if let bodyCount {
                 if !(keepsHandlerLength && response.headers.contains("content-length")) {
-                    appendTrustedField("Content-Length", String(bodyCount), to: &out)
+                    out.append(contentsOf: contentLengthPrefix)
+                    appendDecimal(bodyCount, to: &out)
+                    appendLineEnd(to: &out)
                 }
             } else {
                 appendTrustedField("Transfer-Encoding", "chunked", to: &out)
             }
         }
-        appendTrustedField("Connection", keepAlive ? "keep-alive" : "close", to: &out)
-        appendLineEnd(to: &out)
+        out.append(contentsOf: keepAlive ? keepAliveEnd : closeEnd)
         return out
     }
 
@@ -153,16 +154,24 @@ public enum HTTPSerializer {
 
     /// `name: value\r\n`; a name that is not a token is dropped, control bytes in the value become SP.
     private static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {
-        var name = name
-        let isToken = name.withUTF8 { !$0.isEmpty && $0.allSatisfy(HTTPByte.isToken) }
-        guard isToken else { return }
+        guard isToken(name) else { return }
         let valueStart = out.count + name.utf8.count + 2
         appendTrustedField(name, value, to: &out)
+        // Values nearly always are clean: checked on the string, rewritten in place only when not.
+        guard !(value.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(HTTPByte.isFieldValue) } ?? false) else {
+            return
+        }
         out.withUnsafeMutableBufferPointer { bytes in
             for index in valueStart..<(bytes.count - 2) where !HTTPByte.isFieldValue(bytes[index]) {
                 bytes[index] = HTTPByte.space
             }
         }
+    }
+
+    /// `true` when `name` is a non-empty token (RFC 9110 §5.6.2), checked over its storage.
+    private static func isToken(_ name: String) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable { !$0.isEmpty && $0.allSatisfy(HTTPByte.isToken) }
+            ?? (!name.isEmpty && name.utf8.allSatisfy(HTTPByte.isToken))
     }
 
     /// `name: value\r\n` for fields the serializer itself composes.
@@ -182,6 +191,29 @@ public enum HTTPSerializer {
 
     /// The status line of nearly every answer, made once.
     private static let statusLineOK: [UInt8] = Array("HTTP/1.1 200 OK\r\n".utf8)
+
+    /// The fields every head carries, made once: `Server`, the start of `Content-Length`, and
+    /// `Connection` with the blank line that ends the head.
+    private static let serverLine: [UInt8] = Array("Server: \(serverName)\r\n".utf8)
+    private static let contentLengthPrefix: [UInt8] = Array("Content-Length: ".utf8)
+    private static let keepAliveEnd: [UInt8] = Array("Connection: keep-alive\r\n\r\n".utf8)
+    private static let closeEnd: [UInt8] = Array("Connection: close\r\n\r\n".utf8)
+
+    /// The decimal digits of `value` (0 or more), without making a string.
+    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 19 digits of Int.max
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var rest = max(0, value)
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            let digitBytes = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + start
+            out.append(contentsOf: UnsafeBufferPointer(start: digitBytes, count: buffer.count - start))
+        }
+    }
 
     /// The bytes of `text`, copied from its storage in one go.
     private static func appendUTF8(_ text: String, to out: inout [UInt8]) {

@@ -11,6 +11,8 @@ extension FileDatastore {
         let path: String
         /// The queue that runs this key's blocking calls.
         let queue: DispatchQueue
+        /// The key's bucket in ``FileDatastore/changesInFlight``.
+        let bucket: Int
 
         /// Context for errors: the file name only (a hash, so it reveals nothing of the key).
         var details: [String: String] { ["file": fileName] }
@@ -31,7 +33,9 @@ extension FileDatastore {
         let digest = hash(keyBytes)
         let fileName = Self.hex(digest) + Self.entrySuffix
         let queue = queues[Int(digest.first ?? 0) % queues.count]
-        return Location(keyBytes: keyBytes, fileName: fileName, path: directoryPath + "/" + fileName, queue: queue)
+        return Location(
+            keyBytes: keyBytes, fileName: fileName, path: directoryPath + "/" + fileName, queue: queue,
+            bucket: FileChangesInFlight.bucket(ofDigest: digest))
     }
 
     /// The index of the queue that runs the calls on the file `name` (an entry or temporary file

@@ -18,7 +18,9 @@ import Foundation
 ///   process killed mid-write leaves the old entry or the new one, never a torn one.
 /// - Blocking system calls run on a few serial `DispatchQueue`s (chosen by the key's hash, so the
 ///   operations on one key keep their order), bridged to `async` with continuations; nothing
-///   blocks the cooperative thread pool and no lock is held across I/O. Evictions and
+///   blocks the cooperative thread pool and no lock is held across I/O. A read whose file is in
+///   the page cache while no change of a key of its bucket is under way is answered in place,
+///   without waiting for the disk (``get(_:)``). Evictions and
 ///   ``deleteAll()`` run on one more queue and remove each file on its key's queue; re-measuring
 ///   a recreated folder runs there too, holding every key queue.
 /// - ``statistics`` (entry files, bytes, evictions, write failures) are counted when the folder is
@@ -47,6 +49,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// Runs evictions and ``deleteAll()``, which hop onto the key queues (never the reverse).
     let maintenanceQueue = DispatchQueue(label: "rds.file-datastore.maintenance")
     let budget: DiskBudget
+    /// The saves and deletes under way, so that ``get(_:)`` knows when a file may be read in place.
+    let changesInFlight = FileChangesInFlight()
 
     /// Opens the datastore in `directory`, creating the folder (and its parents) when missing.
     ///
@@ -91,9 +95,38 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
 
     /// Reads the entry for `key`, fresh or stale; `nil` when missing or unusable.
     /// - Throws: ``DatastoreError`` (`readFailed`) when the file exists but cannot be read.
+    ///
+    /// When no save or delete of a key of the same bucket is under way and the whole file is in
+    /// the page cache, it is read right here, on the caller's thread (an event loop), without
+    /// waiting for the disk; anything else (a change queued, pages on disk only, an unusable file)
+    /// is read on the key's queue, in order with its changes.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         let location = try location(of: key)
         let (budget, maxEntryBytes) = (budget, maxEntryBytes)
+        if changesInFlight.isQuiet(location.bucket),
+            let read = BlockingFileIO.readCachedEntryFile(
+                at: location.path, maxSize: maxEntryBytes, headerSize: FileEntryFormat.headerSize,
+                expectedSize: FileEntryFormat.fileSize(header:))
+        {
+            switch read {
+            case .missing:
+                return nil
+            case .contents(let contents):
+                switch FileEntryFormat.decode(contents, keyBytes: location.keyBytes) {
+                case .entry(let stored):
+                    if let value = try? Value(decodingBytes: stored.value) {
+                        changesInFlight.countReadInPlace()
+                        return stored.withValue(value)
+                    }
+                case .otherKey:
+                    return nil
+                case .invalid:
+                    break  // removed on the queue, in order with the key's changes
+                }
+            case .unusable:
+                break
+            }
+        }
         return try await perform(on: location) { () throws(DatastoreError) -> CacheEntry<Value>? in
             let read: BlockingFileIO.EntryRead
             do {
@@ -132,6 +165,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     ///   intact, and a `writeFailed` marks the level degraded until the next successful save.
     public func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
         let location = try location(of: key)
+        changesInFlight.begin(location.bucket)
+        defer { changesInFlight.end(location.bucket) }
         let temporaryPath = temporaryPath(for: location)
         let (budget, directoryPath, maxEntryBytes) = (budget, directoryPath, maxEntryBytes)
         let (mustEvict, recreatedFolder) = try await perform(on: location) {
@@ -173,6 +208,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// - Throws: ``DatastoreError`` (`deleteFailed`).
     public func delete(_ key: Key) async throws {
         let location = try location(of: key)
+        changesInFlight.begin(location.bucket)
+        defer { changesInFlight.end(location.bucket) }
         let budget = budget
         try await perform(on: location) { () throws(DatastoreError) in
             do {

@@ -32,8 +32,9 @@ struct RedisFetchCoordinatorTests {
         let clock = ManualClock()
         try await RedisDatastore<String, String>(repository: "items", shared: a, clock: clock, retention: 0)
             .save(CacheEntry(value: "v", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
+        // Taken before the release: the done mark is set after it, so it lasts at least a second from here.
+        let releasing = ContinuousClock.now
         await release()
-        let released = ContinuousClock.now
         guard case .waited = await waiting.value else {
             Issue.record("the waiter was not told to read the stored answer")
             return
@@ -41,7 +42,7 @@ struct RedisFetchCoordinatorTests {
         #expect(b.statistics.leaseWaits == 1)
         // The lease is marked done for a second: a late comer reads the answer without waiting
         // (on a machine too loaded to ask within that second, the mark has rightly expired).
-        if case .granted = await waiter.acquire("k"), ContinuousClock.now - released < .milliseconds(900) {
+        if case .granted = await waiter.acquire("k"), ContinuousClock.now - releasing < .milliseconds(900) {
             Issue.record("a late comer took the lease again while it was marked done")
         }
         a.stop()
