@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import Sockets
+import Synchronization
 import Testing
 
 @testable import HTTP1
@@ -284,6 +286,43 @@ struct HTTPClientTests {
         }
         #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) <= 2)
         #expect(upstream.requestLines.count == 6)
+    }
+
+    /// By default a burst of 32 concurrent calls (each needing its own connection: the upstream
+    /// answers none until all have arrived) leaves every connection pooled, and the next burst
+    /// reuses them without connecting again.
+    @Test(.timeLimit(.minutes(1))) func pool_KeepsABurstsConnections_ByDefault() async throws {
+        let burst = 32
+        let arrived = Mutex(0)
+        let release = DispatchSemaphore(value: 0)
+        let upstream = try ScriptedUpstream { _, _ in
+            let count = arrived.withLock { count in
+                count += 1
+                return count
+            }
+            if count % burst == 0 {
+                for _ in 1..<burst { release.signal() }
+            } else {
+                release.wait()
+            }
+            return .respond(Self.ok)
+        }
+        defer { upstream.stop() }
+        let client = HTTPClient()
+        for _ in 0..<2 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<burst {
+                    group.addTask {
+                        _ = try await client.send(
+                            HTTPRequest(method: .get, target: "/\(index)"), to: "127.0.0.1", port: upstream.port)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == burst)
+        }
+        #expect(upstream.acceptedConnections == burst)
+        #expect(upstream.requestLines.count == 2 * burst)
     }
 
     /// A keep-alive exchange makes Linux delay its ACKs ("interactive" mode, re-entered whenever

@@ -1,7 +1,10 @@
 extension HTTPClient {
     /// The client's pool and parsing settings.
     public struct Configuration: Sendable, Hashable {
-        /// The most idle keep-alive connections kept per `host:port`; more are closed. Default 8.
+        /// The most idle keep-alive connections kept per `host:port`; more are closed. Default 64:
+        /// uncacheable answers are fetched once per client request, so a burst of that many
+        /// concurrent pass-throughs reuses its connections instead of opening most of them anew
+        /// (nginx's `keepalive 64` per worker in the benchmarks' proxy).
         public var maxIdleConnectionsPerHost: Int
         /// How long an idle connection may wait in the pool before it is closed instead of reused. Default 30 s.
         public var idleTimeout: Duration
@@ -14,7 +17,7 @@ extension HTTPClient {
 
         /// Creates a configuration; every argument defaults to the documented value.
         public init(
-            maxIdleConnectionsPerHost: Int = 8, idleTimeout: Duration = .seconds(30),
+            maxIdleConnectionsPerHost: Int = 64, idleTimeout: Duration = .seconds(30),
             limits: HTTPParserLimits = HTTPParserLimits(maxBodyBytes: 16 * 1024 * 1024), eventLoopCount: Int = 1,
             bodyBudget: HTTPBodyBudget? = nil
         ) {
