@@ -75,6 +75,31 @@ struct JSONLinesLoggerTests {
         #expect(object[nasty] as? String == nasty)
     }
 
+    /// The line is written into memory sized beforehand for its longest form: every byte an
+    /// escape, numbers at their longest, renamed envelope fields.
+    @Test func log_WritesLinesAtTheirLongest_Whole() throws {
+        let (logger, lines) = Self.makeLogger(at: Date(timeIntervalSince1970: 253_402_300_799.999))
+        let controls = String(repeating: "\u{01}", count: 1_000)
+        logger.log(
+            .warning, controls,
+            [
+                "time": .string(controls), "event": .int(.min), "level": .double(-.greatestFiniteMagnitude),
+                "tiny": .double(-.leastNonzeroMagnitude), "nan": .double(-.infinity), controls: .bool(false),
+            ])
+        #expect(lines.all.count == 1)
+        let line = try #require(lines.all.first)
+        #expect(line.hasPrefix(#"{"time":"9999-12-31T23:59:59."#))
+        #expect(line.contains(#""level":"warning","event":"\u0001\u0001"#))
+        let object = try Self.object(line)
+        #expect(object["event"] as? String == controls)
+        #expect(object["field.time"] as? String == controls)
+        #expect((object["field.event"] as? NSNumber)?.int64Value == .min)
+        #expect(object["field.level"] as? Double == -.greatestFiniteMagnitude)
+        #expect(object["tiny"] as? Double == -.leastNonzeroMagnitude)
+        #expect(object["nan"] as? String == "-Infinity")
+        #expect(object[controls] as? Bool == false)
+    }
+
     @Test func log_RenamesFieldsThatWouldOverwriteTheEnvelope() throws {
         let (logger, lines) = Self.makeLogger()
         logger.log(.error, "real", ["event": "fake", "time": 1, "level": "debug"])

@@ -75,22 +75,30 @@ public struct JSONLinesLogger: Logger {
     }
 
     private func format(_ level: LogLevel, _ event: String, _ fields: [(name: String, value: LogValue)]) {
-        var line: [UInt8] = []
-        line.reserveCapacity(96 + event.utf8.count + fields.count * 32)
-        line.append(contentsOf: "{\"time\":\"".utf8)
-        Self.appendTimestamp(clock.now, to: &line)
-        line.append(contentsOf: "\",\"level\":\"".utf8)
-        line.append(contentsOf: level.name.utf8)
-        line.append(contentsOf: "\",\"event\":".utf8)
-        Self.appendString(event, to: &line)
+        // Sized once for the longest the line can be, then written without growing.
+        var bound = 64 + level.name.utf8.count + JSONLineBuffer.stringBound(event)
         for (name, value) in fields {
-            line.append(UInt8(ascii: ","))
-            let isEnvelope = name.utf8.count <= 5 && (name == "time" || name == "level" || name == "event")
-            Self.appendString(isEnvelope ? "field." + name : name, to: &line)
-            line.append(UInt8(ascii: ":"))
-            Self.appendValue(value, to: &line)
+            bound += 8 + JSONLineBuffer.stringBound(name) + JSONLineBuffer.valueBound(value)
         }
-        line.append(UInt8(ascii: "}"))
+        let now = clock.now
+        let line = [UInt8](unsafeUninitializedCapacity: bound) { memory, initialized in
+            var buffer = JSONLineBuffer(writingAt: memory.baseAddress!)
+            buffer.write("{\"time\":\"")
+            Self.writeTimestamp(now, to: &buffer)
+            buffer.write("\",\"level\":\"")
+            buffer.writeVerbatim(level.name)
+            buffer.write("\",\"event\":")
+            buffer.writeString(event)
+            for (name, value) in fields {
+                buffer.write(UInt8(ascii: ","))
+                let isEnvelope = name.utf8.count <= 5 && (name == "time" || name == "level" || name == "event")
+                buffer.writeString(isEnvelope ? "field." + name : name)
+                buffer.write(UInt8(ascii: ":"))
+                buffer.writeValue(value)
+            }
+            buffer.write(UInt8(ascii: "}"))
+            initialized = buffer.count
+        }
         switch output {
         case .buffered(let writer): writer.append(line: line)
         case .lines(let write): write(String(decoding: line, as: UTF8.self))
@@ -101,107 +109,44 @@ public struct JSONLinesLogger: Logger {
     /// (e.g. its reader went away: `EPIPE`, with `SIGPIPE` ignored), since the process started.
     public static var failedWrites: Int { BufferedLineWriter.standardError.failedLines }
 
-    private static func appendValue(_ value: LogValue, to line: inout [UInt8]) {
-        switch value {
-        case .string(let text):
-            appendString(text, to: &line)
-        case .int(let number):
-            line.append(contentsOf: String(number).utf8)
-        case .double(let number) where number.isNaN:
-            appendString("NaN", to: &line)
-        case .double(let number) where number.isInfinite:
-            appendString(number < 0 ? "-Infinity" : "Infinity", to: &line)
-        case .double(let number):
-            line.append(contentsOf: String(number).utf8)
-        case .bool(let flag):
-            line.append(contentsOf: (flag ? "true" : "false").utf8)
-        }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// Appends `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters
-    /// escaped. Runs between escapes are copied whole (most values need no escape at all).
-    static func appendString(_ text: String, to line: inout [UInt8]) {
-        line.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                appendEscape(byte, to: &line)
-                runStart = index + 1
-            }
-            line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-        }
-        line.append(UInt8(ascii: "\""))
-    }
-
-    /// Appends the JSON escape of a quote, a backslash or a control character.
-    private static func appendEscape(_ byte: UInt8, to line: inout [UInt8]) {
-        line.append(UInt8(ascii: "\\"))
-        switch byte {
-        case 0x0A: line.append(UInt8(ascii: "n"))
-        case 0x0D: line.append(UInt8(ascii: "r"))
-        case 0x09: line.append(UInt8(ascii: "t"))
-        case 0x08: line.append(UInt8(ascii: "b"))
-        case 0x0C: line.append(UInt8(ascii: "f"))
-        case 0x00..<0x20:
-            line += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
-            line += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-        default: line.append(byte)
-        }
-    }
-
-    /// Appends `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds truncated; clamped to years 1 to 9999).
-    static func appendTimestamp(_ date: Date, to line: inout [UInt8]) {
+    /// Writes `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds truncated; clamped to years 1 to 9999).
+    static func writeTimestamp(_ date: Date, to line: inout JSONLineBuffer) {
         let yearOneToYear9999 = -62_135_596_800.0...253_402_300_799.999
         let raw = date.timeIntervalSince1970
         let interval = raw.isFinite ? min(max(raw, yearOneToYear9999.lowerBound), yearOneToYear9999.upperBound) : 0
         let seconds = interval.rounded(.down)
         let milliseconds = min(999, max(0, Int(((interval - seconds) * 1_000).rounded(.down))))
-        if let text = lastSecond.withLock({ $0.second == seconds ? $0.text : nil }) {
-            line.append(contentsOf: text)
-        } else {
-            var text: [UInt8] = []
-            var time = time_t(seconds)
-            var parts = tm()
-            gmtime_r(&time, &parts)
-            appendDigits(Int(parts.tm_year) + 1900, width: 4, to: &text)
-            text.append(UInt8(ascii: "-"))
-            appendDigits(Int(parts.tm_mon) + 1, width: 2, to: &text)
-            text.append(UInt8(ascii: "-"))
-            appendDigits(Int(parts.tm_mday), width: 2, to: &text)
-            text.append(UInt8(ascii: "T"))
-            appendDigits(Int(parts.tm_hour), width: 2, to: &text)
-            text.append(UInt8(ascii: ":"))
-            appendDigits(Int(parts.tm_min), width: 2, to: &text)
-            text.append(UInt8(ascii: ":"))
-            appendDigits(Int(parts.tm_sec), width: 2, to: &text)
-            lastSecond.withLock { $0 = (seconds, text) }
-            line.append(contentsOf: text)
-        }
-        line.append(UInt8(ascii: "."))
-        appendDigits(milliseconds, width: 3, to: &line)
-        line.append(UInt8(ascii: "Z"))
+        let text =
+            lastSecond.withLock { $0.second == seconds ? $0.text : nil } ?? {
+                let text = secondText(seconds)
+                lastSecond.withLock { $0 = (seconds, text) }
+                return text
+            }()
+        text.withUnsafeBufferPointer { line.write($0) }
+        line.write(UInt8(ascii: "."))
+        line.writeDigits(milliseconds, width: 3)
+        line.write(UInt8(ascii: "Z"))
     }
 
-    /// Appends the decimal digits of `value` (0 or more), left-padded with zeros to `width`.
-    private static func appendDigits(_ value: Int, width: Int, to line: inout [UInt8]) {
-        var divisor = 1
-        var digits = 1
-        while divisor <= value / 10 {
-            divisor *= 10
-            digits += 1
-        }
-        for _ in digits..<max(digits, width) { line.append(UInt8(ascii: "0")) }
-        var rest = value
-        while divisor > 0 {
-            line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
-            rest %= divisor
-            divisor /= 10
+    /// `YYYY-MM-DDTHH:MM:SS` of a whole second since 1970, in UTC.
+    private static func secondText(_ seconds: Double) -> [UInt8] {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return [UInt8](unsafeUninitializedCapacity: 19) { memory, initialized in
+            var text = JSONLineBuffer(writingAt: memory.baseAddress!)
+            text.writeDigits(Int(parts.tm_year) + 1900, width: 4)
+            text.write(UInt8(ascii: "-"))
+            text.writeDigits(Int(parts.tm_mon) + 1, width: 2)
+            text.write(UInt8(ascii: "-"))
+            text.writeDigits(Int(parts.tm_mday), width: 2)
+            text.write(UInt8(ascii: "T"))
+            text.writeDigits(Int(parts.tm_hour), width: 2)
+            text.write(UInt8(ascii: ":"))
+            text.writeDigits(Int(parts.tm_min), width: 2)
+            text.write(UInt8(ascii: ":"))
+            text.writeDigits(Int(parts.tm_sec), width: 2)
+            initialized = text.count
         }
     }
 }

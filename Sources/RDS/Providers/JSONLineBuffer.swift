@@ -1,0 +1,120 @@
+/// Writes one JSON line into memory that was sized for it beforehand (see
+/// ``JSONLinesLogger``): each piece is copied at a cursor, with no capacity check or growth per
+/// piece, which is most of the cost of appending to an array piece by piece.
+struct JSONLineBuffer {
+    private let start: UnsafeMutablePointer<UInt8>
+    private var cursor: UnsafeMutablePointer<UInt8>
+
+    /// A buffer writing from `start`, which must have room for everything written (see the bounds).
+    init(writingAt start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+        cursor = start
+    }
+
+    /// The bytes written so far.
+    var count: Int { cursor - start }
+
+    /// The most bytes ``writeString(_:)`` writes for `text`: the quotes and six per byte (`\u00XX`).
+    static func stringBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
+
+    /// The most bytes ``writeValue(_:)`` writes for `value`.
+    static func valueBound(_ value: LogValue) -> Int {
+        switch value {
+        case .string(let text): stringBound(text)
+        case .int: 20
+        case .double: 32  // at most 24 digits and signs, or a quoted "-Infinity"
+        case .bool: 5
+        }
+    }
+
+    /// Writes one byte.
+    mutating func write(_ byte: UInt8) {
+        cursor.initialize(to: byte)
+        cursor += 1
+    }
+
+    /// Writes `bytes` as they are.
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        cursor.initialize(from: base, count: bytes.count)
+        cursor += bytes.count
+    }
+
+    /// Writes the bytes of a literal as they are.
+    mutating func write(_ literal: StaticString) {
+        literal.withUTF8Buffer { write($0) }
+    }
+
+    /// Writes the UTF-8 of `text` as it is (text known to need no escape: names of levels, numbers).
+    mutating func writeVerbatim(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+
+    /// Writes `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped.
+    mutating func writeString(_ text: String) {
+        write(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes {
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    writeEscape(byte)
+                } else {
+                    write(byte)
+                }
+            }
+        }
+        write(UInt8(ascii: "\""))
+    }
+
+    /// Writes `value`: a string as a JSON string, numbers as JSON numbers (non-finite ones, which
+    /// JSON cannot hold, as the strings `"NaN"`, `"Infinity"` and `"-Infinity"`), booleans.
+    mutating func writeValue(_ value: LogValue) {
+        switch value {
+        case .string(let text): writeString(text)
+        case .int(let number): writeVerbatim(String(number))
+        case .double(let number) where number.isNaN: write("\"NaN\"")
+        case .double(let number) where number.isInfinite: write(number < 0 ? "\"-Infinity\"" : "\"Infinity\"")
+        case .double(let number): writeVerbatim(String(number))
+        case .bool(let flag): write(flag ? "true" : "false")
+        }
+    }
+
+    /// Writes the decimal digits of `value` (0 or more), left-padded with zeros to `width`.
+    mutating func writeDigits(_ value: Int, width: Int) {
+        var divisor = 1
+        var digits = 1
+        while divisor <= value / 10 {
+            divisor *= 10
+            digits += 1
+        }
+        for _ in digits..<max(digits, width) { write(UInt8(ascii: "0")) }
+        var rest = value
+        while divisor > 0 {
+            write(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    /// Writes the JSON escape of a quote, a backslash or a control character.
+    private mutating func writeEscape(_ byte: UInt8) {
+        write(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x0A: write(UInt8(ascii: "n"))
+        case 0x0D: write(UInt8(ascii: "r"))
+        case 0x09: write(UInt8(ascii: "t"))
+        case 0x08: write(UInt8(ascii: "b"))
+        case 0x0C: write(UInt8(ascii: "f"))
+        case 0x00..<0x20:
+            write("u00")
+            Self.hexDigits.withUTF8Buffer { hex in
+                write(hex[Int(byte >> 4)])
+                write(hex[Int(byte & 0x0F)])
+            }
+        default: write(byte)
+        }
+    }
+}
