@@ -288,22 +288,19 @@ struct HTTPClientTests {
         #expect(upstream.requestLines.count == 6)
     }
 
-    /// By default a burst of 32 concurrent calls (each needing its own connection: the upstream
-    /// answers none until all have arrived) leaves every connection pooled, and the next burst
-    /// reuses them without connecting again.
-    @Test(.timeLimit(.minutes(1))) func pool_KeepsABurstsConnections_ByDefault() async throws {
-        let burst = 32
+    /// Twenty calls under way at once (the upstream holds every first answer until all twenty
+    /// have arrived) leave twenty idle connections, and the next twenty calls reuse them: with the
+    /// old default of 8, twelve were closed and every later burst connected anew.
+    @Test func pool_KeepsTheConnectionsOfABusyMoment_ByDefault() async throws {
+        let concurrent = 20
         let arrived = Mutex(0)
-        let release = DispatchSemaphore(value: 0)
-        let upstream = try ScriptedUpstream { _, _ in
-            let count = arrived.withLock { count in
-                count += 1
-                return count
-            }
-            if count % burst == 0 {
-                for _ in 1..<burst { release.signal() }
-            } else {
-                release.wait()
+        let allArrived = DispatchSemaphore(value: 0)
+        let upstream = try ScriptedUpstream { _, request in
+            if request == 0 {
+                if arrived.withLock({ $0 += 1; return $0 == concurrent }) {
+                    for _ in 0..<concurrent { allArrived.signal() }
+                }
+                _ = allArrived.wait(timeout: .now() + 5)
             }
             return .respond(Self.ok)
         }
@@ -311,7 +308,7 @@ struct HTTPClientTests {
         let client = HTTPClient()
         for _ in 0..<2 {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<burst {
+                for index in 0..<concurrent {
                     group.addTask {
                         _ = try await client.send(
                             HTTPRequest(method: .get, target: "/\(index)"), to: "127.0.0.1", port: upstream.port)
@@ -319,10 +316,10 @@ struct HTTPClientTests {
                 }
                 try await group.waitForAll()
             }
-            #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == burst)
+            #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == concurrent)
         }
-        #expect(upstream.acceptedConnections == burst)
-        #expect(upstream.requestLines.count == 2 * burst)
+        #expect(upstream.acceptedConnections == concurrent)
+        #expect(upstream.requestLines.count == 2 * concurrent)
     }
 
     /// A keep-alive exchange makes Linux delay its ACKs ("interactive" mode, re-entered whenever

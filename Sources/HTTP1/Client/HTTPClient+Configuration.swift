@@ -1,10 +1,9 @@
 extension HTTPClient {
     /// The client's pool and parsing settings.
     public struct Configuration: Sendable, Hashable {
-        /// The most idle keep-alive connections kept per `host:port`; more are closed. Default 64:
-        /// uncacheable answers are fetched once per client request, so a burst of that many
-        /// concurrent pass-throughs reuses its connections instead of opening most of them anew
-        /// (nginx's `keepalive 64` per worker in the benchmarks' proxy).
+        /// The most idle keep-alive connections kept per `host:port`; more are closed. Default 64, as
+        /// many as a busy gateway has calls under way to one upstream (with fewer, every call past
+        /// them opened and closed a connection of its own).
         public var maxIdleConnectionsPerHost: Int
         /// How long an idle connection may wait in the pool before it is closed instead of reused. Default 30 s.
         public var idleTimeout: Duration
