@@ -102,6 +102,22 @@ struct RepositoryPassThroughTests {
         #expect(fixture.repository.state(of: "score").summary == "initialized")
     }
 
+    @Test func cancelledRead_CancelsItsServiceCall_AndPublishesNothing() async throws {
+        let fixture = try await Self.passedFixture()
+        let observed = Observed(fixture.store.broadcasters, wants: false)
+        let gate = FakeGate()
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false), heldBy: gate)
+
+        let read = Task { try await fixture.repository.get("score") }
+        await gate.waitForArrivals(1)
+        read.cancel()
+        await gate.waitForCancellations(1)
+
+        await #expect(throws: RepositoryError.self) { try await read.value }
+        #expect(observed.states.isEmpty)
+        #expect(fixture.repository.state(of: "score").summary == "initialized")
+    }
+
     @Test func storableAnswer_IsStoredAndEndsThePass() async throws {
         let fixture = try await Self.passedFixture()
         fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0"))
