@@ -9,7 +9,8 @@ import RDS
 /// `Content-Length` (the server writes its own) are dropped when a representation is made.
 /// The kept fields carry their wire form (``HTTPHeaders/withSerializedFields()``), so that a
 /// response replaying them copies one buffer; an upstream answer gets it only once it may be
-/// stored (``withWireForm()``): an answer passed through once is written field by field. `Set-Cookie` is kept here, so it reaches the client on answers not served from cache, but it
+/// stored (``withWireForm()``): an answer passed through once is written field by field.
+/// `Set-Cookie` is kept here, so it reaches the client on answers not served from cache, but it
 /// is never stored: the encoded form leaves it out and ``RepositoryResponse`` never replays it.
 ///
 /// A representation also carries a *write*: for ``HTTPService/save(_:for:)`` set ``method`` to
@@ -43,8 +44,8 @@ public struct Representation: Sendable, Hashable {
         }
         self.status = status
         // Names compared without case (no lower-casing and hashing of every name of every
-        // upstream answer). With their wire form made once: a cached representation's head is
-        // then copied, not rebuilt field by field, on every hit.
+        // upstream answer). With their wire form made once (unless `wireForm` is off): a cached
+        // representation's head is then copied, not rebuilt field by field, on every hit.
         var kept: [(name: String, value: String)] = []
         kept.reserveCapacity(headers.count)
         for field in headers.fields
