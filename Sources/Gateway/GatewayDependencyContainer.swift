@@ -146,7 +146,8 @@ public final class GatewayDependencyContainer: Sendable {
         for name in parts.built {
             followWarmUp(name)
             rebuildTagIndex(name)
-            stores[name]?.broadcasters.observe { [events] key, state in events.publish(key, state) }
+            stores[name]?.broadcasters.observe(
+                { [events] key, state in events.publish(key, state) }, wants: { [events] key in events.follows(key) })
             stores[name]?.broadcasters.observeTransitions { [events] key, event in events.announce(key, event) }
             stores[name]?.writes.observe { [events] key, change in events.publish(key, change) }
         }

@@ -73,8 +73,33 @@ public struct FreshnessPolicy: Sendable {
     public func freshness(
         status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders = [:], requestTime: Date, responseTime: Date
     ) -> ResponseFreshness {
+        evaluate(
+            status: status, headers: headers, requestHeaders: requestHeaders, requestTime: requestTime,
+            responseTime: responseTime, evenIfUnstorable: true)!
+    }
+
+    /// The freshness of a response that a shared cache may store, or `nil` without working out its
+    /// lifetime and age when it may not; the parameters are those of
+    /// ``freshness(status:headers:requestHeaders:requestTime:responseTime:)``.
+    public func storableFreshness(
+        status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders = [:], requestTime: Date, responseTime: Date
+    ) -> ResponseFreshness? {
+        evaluate(
+            status: status, headers: headers, requestHeaders: requestHeaders, requestTime: requestTime,
+            responseTime: responseTime, evenIfUnstorable: false)
+    }
+
+    private func evaluate(
+        status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders, requestTime: Date, responseTime: Date,
+        evenIfUnstorable: Bool
+    ) -> ResponseFreshness? {
         let (control, targeted) = control(of: headers)
         let expires = targeted ? [] : headers.values(for: "Expires")
+        let storable =
+            isStorable(status: status, control: control, headers: headers, requestHeaders: requestHeaders)
+            && (!expires.isEmpty || control.isPublic || control.maxAge != nil || control.sharedMaxAge != nil
+                || Self.cacheableByDefault.contains(status))
+        guard storable || evenIfUnstorable else { return nil }
         let date = headers["Date"].flatMap(HTTPDateParser.parse)
         var lifetime = lifetime(control: control, expires: expires, date: date ?? responseTime)
         if lifetime == nil, let heuristicFraction, Self.cacheableByDefault.contains(status),
@@ -84,10 +109,6 @@ public struct FreshnessPolicy: Sendable {
         }
         let mustRevalidate = control.mustRevalidate || control.proxyRevalidate || control.sharedMaxAge != nil
             || control.noCache
-        let storable =
-            isStorable(status: status, control: control, headers: headers, requestHeaders: requestHeaders)
-            && (!expires.isEmpty || control.isPublic || control.maxAge != nil || control.sharedMaxAge != nil
-                || Self.cacheableByDefault.contains(status))
         return ResponseFreshness(
             lifetime: lifetime,
             age: age(headers: headers, date: date, requestTime: requestTime, responseTime: responseTime),

@@ -1,6 +1,6 @@
 import Foundation
 import Gateway
-import HTTP1
+@testable import HTTP1
 import RDS
 import RDSTesting
 import Testing
@@ -27,6 +27,41 @@ struct HTTPServiceTests {
         #expect(request.target == "/api/v1/cities/london?units=metric")
         #expect(request.headers["Host"] == "upstream.test:8081")
         #expect(transport.endpoints == [UpstreamEndpoint(scheme: "http", host: "upstream.test", port: 8081)])
+    }
+
+    /// Only an answer that may be stored gets its fields' wire form (a stored answer is replayed
+    /// from it); one passed through is written field by field, to the same bytes.
+    @Test(arguments: [("max-age=60", true), ("no-store", false), ("private, max-age=60", false)])
+    func get_GivesTheWireForm_ToAStorableAnswerOnly(cacheControl: String, storable: Bool) async throws {
+        let transport = ScriptedTransport(
+            status: 200, headers: ["Content-Type": "text/plain", "Cache-Control": cacheControl], body: "x")
+        let response = try await Self.makeService(transport).get(Self.key, ifChangedFrom: nil)
+        guard case .fetched(let fetched) = response else {
+            Issue.record("expected a fetched value, got \(response)")
+            return
+        }
+        #expect(fetched.freshness.isStorable == storable)
+        #expect((fetched.value.headers.serialized != nil) == storable)
+        #expect(fetched.value.headers["Cache-Control"] == cacheControl)
+        let written = HTTPSerializer.head(
+            HTTPResponse(status: 200, headers: fetched.value.headers, bytes: fetched.value.body), requestMethod: .get,
+            keepAlive: true, date: Array("d".utf8))
+        let passedOn = HTTPSerializer.head(
+            HTTPResponse(status: 200, headers: fetched.value.withWireForm().headers, bytes: fetched.value.body),
+            requestMethod: .get, keepAlive: true, date: Array("d".utf8))
+        #expect(written == passedOn)
+    }
+
+    @Test func get_CallsTheSameBaseURL_ParsedOnce_AndANewOneWhenTheHostChanges() async throws {
+        let transport = ScriptedTransport(status: 200)
+        let host = MovingHost(URL(string: "http://one.test/a/")!)
+        let service = HTTPService(name: "s", host: host, transport: transport)
+        _ = try await service.get(ResourceKey(repository: "r", path: "/x"), ifChangedFrom: nil)
+        _ = try await service.get(ResourceKey(repository: "r", path: "/y"), ifChangedFrom: nil)
+        host.url.withLock { $0 = URL(string: "http://two.test:81/b?k=1")! }
+        _ = try await service.get(ResourceKey(repository: "r", path: "/z"), ifChangedFrom: nil)
+        #expect(transport.requests.map(\.target) == ["/a/x", "/a/y", "/b/z?k=1"])
+        #expect(transport.endpoints.map(\.description) == ["http://one.test", "http://one.test", "http://two.test:81"])
     }
 
     @Test func get_KeepsBaseURLPercentEncoding() async throws {

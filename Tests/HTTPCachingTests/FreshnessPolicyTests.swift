@@ -133,6 +133,15 @@ struct FreshnessPolicyTests {
         #expect(freshness == testCase.expected)
     }
 
+    /// The same table: `storableFreshness` gives what `freshness` gives, but only for a storable answer.
+    @Test(arguments: storability + lifetimes)
+    func storableFreshness_IsTheFreshness_OfAStorableAnswerOnly(_ testCase: Case) {
+        let freshness = FreshnessPolicy().storableFreshness(
+            status: testCase.status, headers: testCase.headers, requestHeaders: testCase.request,
+            requestTime: Self.now, responseTime: Self.now)
+        #expect(freshness == (testCase.expected.isStorable ? testCase.expected : nil))
+    }
+
     @Test(arguments: [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501])
     func isStorable_True_ForStatusCacheableByDefault(_ status: Int) {
         let freshness = FreshnessPolicy().freshness(

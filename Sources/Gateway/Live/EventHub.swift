@@ -32,6 +32,8 @@ final class EventHub: Sendable {
         /// The repository subscriptions held for followed resources, with their follower counts.
         var holds: [ResourceKey: (count: Int, states: AsyncStream<ResourceState<Representation>>)] = [:]
         var nextID: UInt64 = 0
+        /// The resources whose states went unpublished since nobody followed them.
+        var unrecorded = UnrecordedStates(capacity: 4_096)
 
         var oldestSequence: UInt64? { ringStart < ring.count ? ring[ringStart].sequence : nil }
     }
@@ -73,6 +75,19 @@ final class EventHub: Sendable {
         hub.withLock { hub in
             hub.sequence += 1
             record(makeEvent(hub.sequence, key, state), in: &hub)
+        }
+    }
+
+    /// Whether some subscriber follows `key`, by its path or its repository. When none does, the
+    /// caller may skip publishing states of `key` (a hit-for-pass read): the hub then numbers the
+    /// skipped states as one event that is never sent, so that a subscriber resuming with
+    /// `Last-Event-ID` from before it gets a `refetch` instead of a silent gap.
+    func follows(_ key: ResourceKey) -> Bool {
+        hub.withLock { hub in
+            if hub.byKey[key] != nil || hub.byRepository[key.repository] != nil { return true }
+            hub.sequence += 1
+            hub.unrecorded.note(key, at: hub.sequence)
+            return false
         }
     }
 
@@ -208,6 +223,7 @@ final class EventHub: Sendable {
             let seen = UInt64(lastEventID[lastEventID.index(after: dash)...]), seen <= hub.sequence
         else { return false }
         guard seen == hub.sequence || (hub.oldestSequence.map { $0 <= seen + 1 } ?? false) else { return false }
+        guard !hub.unrecorded.missed(after: seen, keys: keys, repositories: repositories) else { return false }
         for event in hub.ring[hub.ringStart...] where event.sequence > seen {
             guard let key = event.key, keys.contains(key) || repositories.contains(key.repository) else { continue }
             subscriber.enqueue(event)

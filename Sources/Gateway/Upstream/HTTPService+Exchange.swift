@@ -10,14 +10,10 @@ extension HTTPService {
         async throws -> UpstreamExchange
     {
         try Task.checkCancellation()
-        let baseURL = host.baseURL
-        guard let endpoint = UpstreamEndpoint(url: baseURL),
-            let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
-        else {
+        guard let base = bases.base(of: host.baseURL) else {
             throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
         }
-        let call = Call(
-            method: method, key: key, endpoint: endpoint, base: base, extraHeaders: extraHeaders, body: body)
+        let call = Call(method: method, key: key, base: base, extraHeaders: extraHeaders, body: body)
         var sent = try await currentCredentials(key: key)
         var exchange = try await send(call, credentials: sent)
         if exchange.representation.status == 401, !sent.isEmpty, await newCredentialMayHelp(sent) {
@@ -32,24 +28,25 @@ extension HTTPService {
     private struct Call {
         let method: HTTPMethod
         let key: ResourceKey
-        let endpoint: UpstreamEndpoint
-        let base: URLComponents
+        let base: UpstreamBase
         let extraHeaders: HTTPHeaders
+
+        var endpoint: UpstreamEndpoint { base.endpoint }
         let body: [UInt8]
     }
 
     /// Sends `call` with `credentials` once and collects the answer, whatever its status.
     private func send(_ call: Call, credentials: [Credential]) async throws -> UpstreamExchange {
         let key = call.key
-        let path = Self.joinedPath(base: call.base.percentEncodedPath, key.path)
+        let path = Self.joinedPath(base: call.base.path, key.path)
         let forwarded =
             key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
             + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         let request = HTTPRequest(
             method: call.method,
-            target: target(path: path, key: key, baseQuery: call.base.percentEncodedQuery, credentials: credentials),
+            target: target(path: path, key: key, baseQuery: call.base.query, credentials: credentials),
             headers: headers(
-                forwarding: forwarded, endpoint: call.endpoint, credentials: credentials, extra: call.extraHeaders),
+                forwarding: forwarded, host: call.base.hostHeader, credentials: credentials, extra: call.extraHeaders),
             body: call.body)
         let requestTime = clock.now
         let response: HTTPResponse
@@ -71,7 +68,7 @@ extension HTTPService {
         passedOn.remove(policy.targetedField)  // RFC 9213: for this cache only, not passed on
         return UpstreamExchange(
             clientHeaders: HTTPHeaders(forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys), path: path,
-            representation: Representation(status: response.status, headers: passedOn, body: bytes),
+            representation: Representation(status: response.status, headers: passedOn, body: bytes, wireForm: false),
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
     }
 
@@ -90,10 +87,10 @@ extension HTTPService {
 
     /// The request fields: `Host`, default headers, the `forwarded` key headers, the credential headers, `extra`.
     private func headers(
-        forwarding forwarded: [(name: String, value: String)], endpoint: UpstreamEndpoint,
-        credentials: [Credential], extra: HTTPHeaders
+        forwarding forwarded: [(name: String, value: String)], host: String, credentials: [Credential],
+        extra: HTTPHeaders
     ) -> HTTPHeaders {
-        var headers = HTTPHeaders([(name: "Host", value: endpoint.hostHeader)])
+        var headers = HTTPHeaders([(name: "Host", value: host)])
         for field in defaultHeaders
         where HeaderAllowList.isForwardable(field.name.lowercased())
             && !forwarded.contains(where: { $0.name == field.name.lowercased() })

@@ -48,6 +48,8 @@ public struct HTTPService: Service {
     public let policy: FreshnessPolicy
     /// Learns which unkeyed forwarded fields (`forwardHeaders: "*"`) answers vary on, if any.
     public let variants: VaryRegistry?
+    /// The base URL's parts, parsed once.
+    let bases = UpstreamBaseCache()
 
     /// Creates a service whose base URL comes from `host`.
     /// - Parameters:
@@ -115,7 +117,9 @@ public struct HTTPService: Service {
             }
         }
         let freshness = exchange.freshness(policy)
-        return .fetched(Fetched(value: response, freshness: freshness, validators: response.validators))
+        // Only an answer that may be stored is replayed from its wire form: make it for that one only.
+        let value = freshness.isStorable ? response.withWireForm() : response
+        return .fetched(Fetched(value: value, freshness: freshness, validators: response.validators))
     }
 
     /// Forwards a write: `value.method` (`PUT` when `nil`) with its body and `Content-Type`.

@@ -8,7 +8,9 @@ import RDS
 /// fields in ``hopByHopHeaderNames``, those the answer's `Connection` names, and the framing
 /// `Content-Length` (the server writes its own) are dropped when a representation is made.
 /// The kept fields carry their wire form (``HTTPHeaders/withSerializedFields()``), so that a
-/// response replaying them copies one buffer. `Set-Cookie` is kept here, so it reaches the client on answers not served from cache, but it
+/// response replaying them copies one buffer; an upstream answer gets it only once it may be
+/// stored (``withWireForm()``): an answer passed through once is written field by field.
+/// `Set-Cookie` is kept here, so it reaches the client on answers not served from cache, but it
 /// is never stored: the encoded form leaves it out and ``RepositoryResponse`` never replays it.
 ///
 /// A representation also carries a *write*: for ``HTTPService/save(_:for:)`` set ``method`` to
@@ -32,23 +34,41 @@ public struct Representation: Sendable, Hashable {
     /// Always `nil` on fetched representations.
     public let method: HTTPMethod?
 
-    /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`.
-    public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil) {
+    /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`;
+    /// `wireForm: false` leaves the kept fields without their wire form (see ``withWireForm()``).
+    public init(
+        status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil, wireForm: Bool = true
+    ) {
         let named = headers.values(for: "Connection").flatMap { value in
             value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
         }
         self.status = status
         // Names compared without case (no lower-casing and hashing of every name of every
-        // upstream answer). With their wire form made once: a cached representation's head is
-        // then copied, not rebuilt field by field, on every hit.
-        self.headers = HTTPHeaders(
-            headers.fields.filter { field in
-                !Self.hopByHopHeaderNames.contains { HTTPHeaders.equalsIgnoringCase($0, field.name) }
-                    && !named.contains { HTTPHeaders.equalsIgnoringCase($0, field.name) }
-            }
-        ).withSerializedFields()
+        // upstream answer). With their wire form made once (unless `wireForm` is off): a cached
+        // representation's head is then copied, not rebuilt field by field, on every hit.
+        var kept: [(name: String, value: String)] = []
+        kept.reserveCapacity(headers.count)
+        for field in headers.fields
+        where !Self.hopByHopHeaderNames.contains(where: { HTTPHeaders.equalsIgnoringCase($0, field.name) })
+            && !named.contains(where: { HTTPHeaders.equalsIgnoringCase($0, field.name) })
+        {
+            kept.append(field)
+        }
+        self.headers = wireForm ? HTTPHeaders(kept).withSerializedFields() : HTTPHeaders(kept)
         self.body = body
         self.method = method
+    }
+
+    private init(status: Int, keptHeaders: HTTPHeaders, body: [UInt8], method: HTTPMethod?) {
+        self.status = status
+        self.headers = keptHeaders
+        self.body = body
+        self.method = method
+    }
+
+    /// This representation with its fields' wire form, as every stored one has.
+    public func withWireForm() -> Representation {
+        Representation(status: status, keptHeaders: headers.withSerializedFields(), body: body, method: method)
     }
 
     /// A write to forward with ``HTTPService/save(_:for:)`` (or, for `DELETE`, with

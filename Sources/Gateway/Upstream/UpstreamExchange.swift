@@ -25,13 +25,16 @@ struct UpstreamExchange: Sendable {
     /// The answer's freshness under `policy`, taking the status from the answer unless `status` is
     /// given and the fields from the answer unless `headers` are. An answer that varies (RFC 9111
     /// §4.1) on a field that went upstream without keying the cache is not storable: its key could
-    /// not tell the variants apart.
+    /// not tell the variants apart. An answer that may not be stored has no lifetime (none is
+    /// worked out: nothing reads it).
     func freshness(_ policy: FreshnessPolicy, status: Int? = nil, headers: HTTPHeaders? = nil) -> Freshness {
         let headers = headers ?? responseHeaders
-        let rules = policy.freshness(
-            status: status ?? representation.status, headers: headers, requestHeaders: clientHeaders,
-            requestTime: requestTime, responseTime: responseTime)
-        let storable = rules.isStorable && !VaryField(headers).varies(onAnyOf: unkeyedHeaderNames)
+        guard
+            let rules = policy.storableFreshness(
+                status: status ?? representation.status, headers: headers, requestHeaders: clientHeaders,
+                requestTime: requestTime, responseTime: responseTime)
+        else { return Freshness(lifetime: nil, isStorable: false) }
+        let storable = !VaryField(headers).varies(onAnyOf: unkeyedHeaderNames)
         return Freshness(
             lifetime: rules.lifetime, age: rules.age, isStorable: storable, mustRevalidate: rules.mustRevalidate,
             staleWhileRevalidate: rules.staleWhileRevalidate, staleIfError: rules.staleIfError)

@@ -4,8 +4,9 @@ extension HTTPHeaders {
     public func connectionKeepsAlive(version: HTTPVersion) -> Bool {
         var keepAlive = false
         for field in fields where Self.equalsIgnoringCase(field.name, "connection") {
-            for option in field.value.split(separator: ",") {
-                let token = String(option.trimmingWhitespace())
+            // Split over bytes (no grapheme breaking); the options are short, so `String` stays inline.
+            for option in field.value.utf8.split(separator: UInt8(ascii: ",")) {
+                let token = String(Substring(option).trimmingWhitespace())
                 if Self.equalsIgnoringCase(token, "close") { return false }
                 if Self.equalsIgnoringCase(token, "keep-alive") { keepAlive = true }
             }

@@ -14,7 +14,7 @@ import Synchronization
 /// lock held), so the write's answer is always stored last.
 final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Answer = RepositoryAnswer<Value>
-    /// A fetch; its argument identifies the flight for ``beginStore(_:flightID:)``.
+    /// A fetch; its argument identifies the flight for ``beginStore(_:claim:)``.
     typealias Operation = @Sendable (_ flightID: UInt64) async -> FlightOutcome<Value>
     private typealias Waiter = CheckedContinuation<Answer, any Error>
     private typealias Writer = CheckedContinuation<Void, Never>
@@ -40,6 +40,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var nextID: UInt64 = 0
         /// Callers that joined a fetch already under way, since the table was made.
         var coalescedWaiters = 0
+        /// Writes that have superseded their key's fetches, since the table was made.
+        var writes: UInt64 = 0
 
         mutating func makeID() -> UInt64 {
             nextID += 1
@@ -72,6 +74,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func supersede(_ key: Key) async {
         await withCheckedContinuation { (writer: Writer) in
             let waits: Bool = table.withLock { table in
+                table.writes += 1
                 table.flights[key]?.superseded = true
                 guard table.stores[key] != nil else { return false }
                 table.stores[key]?.writers.append(writer)
@@ -81,18 +84,29 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    /// Starts storing the answer of the flight `flightID` of `key`, unless a write has superseded
-    /// it (or it has ended): then returns `false` and the answer must not be stored. After `true`,
-    /// call ``endStore(_:)`` once the datastore call is done; a write waits for it meanwhile.
-    func beginStore(_ key: Key, flightID: UInt64) -> Bool {
+    /// How many writes have superseded fetches so far: a fetch outside the table reads it as it
+    /// begins, for ``StoreClaim/noWriteSince(_:)``.
+    var writeCount: UInt64 { table.withLock { $0.writes } }
+
+    /// Starts storing a fetch's answer for `key`, unless a write has superseded the fetch (or its
+    /// flight has ended): then returns `false` and the answer must not be stored. A fetch outside
+    /// the table (``StoreClaim/noWriteSince(_:)``) is refused after a write of any key, which errs
+    /// on the safe side. After `true`, call ``endStore(_:)`` once the datastore call is done; a
+    /// write waits for it meanwhile.
+    func beginStore(_ key: Key, claim: StoreClaim) -> Bool {
         table.withLock { table in
-            guard let flight = table.flights[key], flight.id == flightID, !flight.superseded else { return false }
+            switch claim {
+            case .flight(let flightID):
+                guard let flight = table.flights[key], flight.id == flightID, !flight.superseded else { return false }
+            case .noWriteSince(let writes):
+                guard table.writes == writes else { return false }
+            }
             table.stores[key, default: Stores()].count += 1
             return true
         }
     }
 
-    /// Ends a store begun with ``beginStore(_:flightID:)``, resuming the writes that waited for it.
+    /// Ends a store begun with ``beginStore(_:claim:)``, resuming the writes that waited for it.
     func endStore(_ key: Key) {
         let writers: [Writer] = table.withLock { table in
             guard var stores = table.stores[key] else { return [] }

@@ -48,7 +48,7 @@ extension Repository {
             break
         }
         let outcome = await fetchFromService(
-            key, flightID: flightID, entry: entry, validators: validators, allowStale: allowStale, deadline: deadline,
+            key, claim: .flight(flightID), entry: entry, validators: validators, allowStale: allowStale, deadline: deadline,
             droppingPrevious: mayHoldEntry)
         await release?()
         return outcome
@@ -68,10 +68,10 @@ extension Repository {
         return FlightOutcome(result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
     }
 
-    /// Asks the service (until `deadline`) and stores its answer; `droppingPrevious` as for
-    /// ``keep(_:for:at:unlessSuperseding:dropOnFailure:droppingPrevious:)``.
-    private func fetchFromService(
-        _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, allowStale: Bool,
+    /// Asks the service (until `deadline`) and stores its answer; `claim` and `droppingPrevious`
+    /// as for ``keep(_:for:at:claim:dropOnFailure:droppingPrevious:)``.
+    func fetchFromService(
+        _ key: Key, claim: StoreClaim, entry: CacheEntry<Value>?, validators: Validators?, allowStale: Bool,
         deadline: Date, droppingPrevious: Bool
     ) async -> FlightOutcome<Value> {
         let response: ServiceResponse<Value>
@@ -88,7 +88,7 @@ extension Repository {
         switch response {
         case .fetched(let fetched):
             let stored = await keep(
-                fetched, for: key, at: now, unlessSuperseding: flightID, droppingPrevious: droppingPrevious)
+                fetched, for: key, at: now, claim: claim, droppingPrevious: droppingPrevious)
             let answer = RepositoryAnswer(
                 value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
@@ -102,7 +102,7 @@ extension Repository {
                 etag: newValidators.etag ?? entry.validators.etag,
                 lastModified: newValidators.lastModified ?? entry.validators.lastModified)
             let renewed = renew?(entry.value) ?? Fetched(value: entry.value, freshness: freshness, validators: merged)
-            let stored = await keep(renewed, for: key, at: now, unlessSuperseding: flightID)
+            let stored = await keep(renewed, for: key, at: now, claim: claim)
             let answer = RepositoryAnswer(
                 value: renewed.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
             return FlightOutcome(
@@ -118,13 +118,14 @@ extension Repository {
     ///   (stale-if-error may still need it) and is dropped for a write (`dropOnFailure`), whose
     ///   answer made it wrong.
     /// - Parameters:
-    ///   - flightID: The fetch storing the answer; when a write has superseded it, nothing is
+    ///   - claim: The fetch storing the answer; when a write has superseded it, nothing is
     ///     stored (the write's answer is newer) and `nil` is returned. A write that comes while
-    ///     the answer is being stored waits for it, and stores its own answer after.
+    ///     the answer is being stored waits for it, and stores its own answer after. `nil` for a
+    ///     write's own answer.
     ///   - droppingPrevious: `false` when nothing was stored for `key` as the fetch began: an
     ///     answer that may not be stored then leaves the datastore alone.
     func keep(
-        _ fetched: Fetched<Value>, for key: Key, at now: Date, unlessSuperseding flightID: UInt64? = nil,
+        _ fetched: Fetched<Value>, for key: Key, at now: Date, claim: StoreClaim? = nil,
         dropOnFailure: Bool = false, droppingPrevious: Bool = true
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
@@ -136,10 +137,10 @@ extension Repository {
             store.passMarks.mark(key, at: now)
         }
         guard entry != nil || droppingPrevious else { return nil }
-        if let flightID {
-            guard store.flights.beginStore(key, flightID: flightID) else { return nil }
+        if let claim {
+            guard store.flights.beginStore(key, claim: claim) else { return nil }
         }
-        defer { if flightID != nil { store.flights.endStore(key) } }
+        defer { if claim != nil { store.flights.endStore(key) } }
         do {
             if let entry {
                 try await store.datastore.save(entry, for: key)

@@ -1,13 +1,17 @@
 extension Repository {
     /// Reads `key` as the policy and `intent` decide.
     ///
-    /// Concurrent reads that need the service share one fetch (single-flight); a fetch that passes
+    /// Concurrent reads that need the service share one fetch (single-flight), but for a key whose
+    /// last answer could not be stored (hit-for-pass, see ``PassMarks``) that nobody watches: each
+    /// such read asks the service for itself (an uncacheable answer is never shared between
+    /// callers) and publishes no state (see ``passThrough(_:)``). A fetch that passes
     /// ``RepositoryPolicy/fetchDeadline`` fails with ``RepositoryErrorKind/deadlineExceeded``.
     /// - Throws: ``RepositoryError`` wrapping the ``ServiceError`` behind it, when nothing usable is
     ///   stored; ``RepositoryErrorKind/cancelled`` when the calling task is cancelled.
     public func get(_ key: Key, intent: ReadIntent = .cached) async throws -> RepositoryAnswer<Value> {
         if intent == .cached, store.passMarks.isMarked(key, at: store.clock.now) {
-            // The last answer could not be stored: nothing to look up (see ``PassMarks``).
+            // The last answer could not be stored: nothing to look up.
+            if !store.broadcasters.isWatched(key) { return try await passThrough(key) }
             return try await store.flights.join(key, previous: nil) { flightID in
                 await fetch(key, flightID: flightID, entry: nil, validators: nil, recheckStore: false, allowStale: false)
             }
@@ -25,6 +29,23 @@ extension Repository {
                     allowStale: intent != .reload)
             }
         }
+    }
+
+    /// One read of a hit-for-pass key that nobody watches: the service's answer goes to this caller
+    /// alone, outside the single-flight table, and no `.loading` or `.loaded` state is published
+    /// (nobody would see it). An answer that may be stored now is stored and ends the mark, unless
+    /// a write came meanwhile. A failure is published as any fetch's is (`.loading`, then
+    /// `.failed`), so ``state(of:)`` reports it; a cancelled read publishes nothing.
+    private func passThrough(_ key: Key) async throws -> RepositoryAnswer<Value> {
+        let claim = StoreClaim.noWriteSince(store.flights.writeCount)
+        let outcome = await fetchFromService(
+            key, claim: claim, entry: nil, validators: nil, allowStale: false,
+            deadline: store.clock.now.addingTimeInterval(policy.fetchDeadline), droppingPrevious: false)
+        if case .failure(let error) = outcome.result, error.kind != .cancelled {
+            store.broadcasters.publish(.loading(previous: nil), for: key)
+            store.broadcasters.publish(outcome.state, for: key)
+        }
+        return try outcome.result.get()
     }
 
     /// A fresh hit answered synchronously from the datastore's in-memory level, or `nil` when the

@@ -8,7 +8,8 @@
 /// ``states(of:)``:
 /// - a fetch publishes `.loading(previous:)`, then `.loaded(value, origin: .service or .revalidated, at:)`
 ///   or `.failed(error, cached:)`, where `cached` is a stale value still served (stale-if-error);
-/// - a cache hit publishes nothing (the state does not change);
+/// - a cache hit publishes nothing (the state does not change), nor does a hit-for-pass read of a
+///   key nobody watches (see ``get(_:intent:)``), unless it fails;
 /// - a fetch abandoned by all its waiters re-publishes the state it started from;
 /// - a fetch overtaken by a successful write neither stores nor publishes its older answer;
 /// - a successful `save` or `delete` publishes exactly one state: `.loaded(value, origin: .write, at:)`

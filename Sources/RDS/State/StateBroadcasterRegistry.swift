@@ -21,6 +21,8 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
     private let registry = Mutex(Registry())
     /// Called with every published state, under the registry's lock (so in publishing order).
     private let observers = Mutex<[@Sendable (Key, ResourceState<Value>) -> Void]>([])
+    /// Asked by ``isWatched(_:)`` whether an observer wants the states of a key.
+    private let interests = Mutex<[@Sendable (Key) -> Bool]>([])
     /// Called with every transition event announced, under the registry's lock.
     private let transitionObservers = Mutex<[@Sendable (Key, TransitionEvent) -> Void]>([])
     /// The buffer size given to each new broadcaster.
@@ -75,8 +77,29 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
     /// Calls `observer` with every state published from now on, of every key, in publishing order
     /// (`publishToAll` reports it for each key with a live broadcaster). The observer runs under
     /// the registry's lock: it must be quick and never call back into the registry.
-    public func observe(_ observer: @escaping @Sendable (Key, ResourceState<Value>) -> Void) {
-        registry.withLock { _ in observers.withLock { $0.append(observer) } }
+    /// - Parameter wants: Whether the observer wants the states of a key now (see ``isWatched(_:)``);
+    ///   by default it wants every key's.
+    public func observe(
+        _ observer: @escaping @Sendable (Key, ResourceState<Value>) -> Void,
+        wants: @escaping @Sendable (Key) -> Bool = { _ in true }
+    ) {
+        registry.withLock { _ in
+            observers.withLock { $0.append(observer) }
+            interests.withLock { $0.append(wants) }
+        }
+    }
+
+    /// Whether a state published for `key` now would matter to anyone: `key` has a broadcaster (it
+    /// has subscribers, or a fetch of it is under way), a remembered failure (which the next state
+    /// resolves), or an observer that wants its states. A read that may skip publishing asks this
+    /// first (see ``Repository/get(_:intent:)``).
+    public func isWatched(_ key: Key) -> Bool {
+        registry.withLock { registry in
+            if registry.broadcasters[key] != nil || registry.failures.value(for: key, markUsed: false) != nil {
+                return true
+            }
+            return interests.withLock { $0 }.contains { $0(key) }
+        }
     }
 
     /// Calls `observer` with every transition event announced from now on (see ``announce(_:for:)``).

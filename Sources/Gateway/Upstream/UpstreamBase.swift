@@ -1,0 +1,28 @@
+import Foundation
+
+/// The parts of a service's base URL that every call needs: where to connect, and the path and
+/// query that prefix each call's target.
+struct UpstreamBase: Sendable {
+    /// The URL these parts come from.
+    let url: URL
+    /// Where the upstream listens.
+    let endpoint: UpstreamEndpoint
+    /// The `Host` field of every call (``UpstreamEndpoint/hostHeader``).
+    let hostHeader: String
+    /// The base path, percent-encoded as in the URL.
+    let path: String
+    /// The base query, percent-encoded, if any.
+    let query: String?
+
+    /// The parts of `url`; `nil` unless it is an `http://` or `https://` URL with a host.
+    init?(url: URL) {
+        guard let endpoint = UpstreamEndpoint(url: url),
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return nil }
+        self.url = url
+        self.endpoint = endpoint
+        self.hostHeader = endpoint.hostHeader
+        self.path = components.percentEncodedPath
+        self.query = components.percentEncodedQuery
+    }
+}
