@@ -29,9 +29,14 @@ struct FileDatastoreInPlaceReadTests {
         let saving = Task { try await store.save(DatastoreTestFixtures.entry("new"), for: "k") }
         while store.changesInFlight.isQuiet(location.bucket) { try await Task.sleep(for: .milliseconds(1)) }
         let reading = Task { try await store.get("k")?.value }
+        // Released once the read has gone to the queue, behind the save (a read in place would
+        // never get there: it would have found the old file).
+        let waitingSince = ContinuousClock.now
+        while store.changesInFlight.readsOnQueue == 0, ContinuousClock.now - waitingSince < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         hold.signal()
         try await saving.value
-        // In place, the read would have found the old file.
         #expect(try await reading.value == "new")
         #expect(store.changesInFlight.readsInPlace == 0)
     }

@@ -134,6 +134,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
                 break
             }
         }
+        changesInFlight.countReadOnQueue()
         return try await perform(on: location) { () throws(DatastoreError) -> CacheEntry<Value>? in
             let read: BlockingFileIO.EntryRead
             do {
