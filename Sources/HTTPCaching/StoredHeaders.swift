@@ -16,7 +16,7 @@ public enum StoredHeaders {
         // The names alone, searched many times (cheaper than the name-value pairs).
         let names = replacing.map(\.name)
         var placed: [String] = []
-        var result: [(name: String, value: String)] = []
+        var result: [HTTPField] = []
         result.reserveCapacity(stored.count + replacing.count)
         for field in stored.fields {
             guard names.contains(where: { same($0, field.name) }) else {

@@ -39,10 +39,10 @@ extension Representation: DatastoreCodable {
         let status = try reader.readInt(in: 0...999)
         let method = try reader.readString()
         let count = try reader.readInt(in: 0...bytes.count)
-        var fields: [(name: String, value: String)] = []
+        var fields: [HTTPField] = []
         fields.reserveCapacity(count)
         for _ in 0..<count {
-            fields.append((name: try reader.readString(), value: try reader.readString()))
+            fields.append(HTTPField(name: try reader.readString(), value: try reader.readString()))
         }
         let body = try reader.readBytes()
         try reader.expectEnd()

@@ -46,7 +46,7 @@ public struct Representation: Sendable, Hashable {
         // Names compared without case (no lower-casing and hashing of every name of every
         // upstream answer). With their wire form made once (unless `wireForm` is off): a cached
         // representation's head is then copied, not rebuilt field by field, on every hit.
-        var kept: [(name: String, value: String)] = []
+        var kept: [HTTPField] = []
         kept.reserveCapacity(headers.count)
         for field in headers.fields
         where !Self.hopByHopHeaderNames.contains(where: { HTTPHeaders.equalsIgnoringCase($0, field.name) })

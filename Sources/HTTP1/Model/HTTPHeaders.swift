@@ -3,17 +3,22 @@
 /// Order and repeated names are kept as received; names keep their original spelling.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in order.
-    public private(set) var fields: [(name: String, value: String)]
+    public private(set) var fields: [HTTPField]
     /// The wire form of the leading fields, while still true to them: appending keeps it,
     /// removing one of the fields it stands for drops it.
     private(set) var serialized: HTTPSerializedFields?
 
     /// Creates headers from fields.
-    public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
+    public init(_ fields: [HTTPField] = []) { self.fields = fields }
+
+    /// Creates headers from `(name, value)` pairs.
+    public init(_ pairs: [(name: String, value: String)]) {
+        self.fields = pairs.map { HTTPField(name: $0.name, value: $0.value) }
+    }
 
     /// Creates headers from a literal.
     public init(dictionaryLiteral elements: (String, String)...) {
-        self.fields = elements.map { (name: $0.0, value: $0.1) }
+        self.fields = elements.map { HTTPField(name: $0.0, value: $0.1) }
     }
 
     /// The first value for `name` (case-insensitive); setting replaces every field of that name,
@@ -22,7 +27,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         get { fields.first { Self.equalsIgnoringCase($0.name, name) }?.value }
         set {
             remove(name)
-            if let newValue { fields.append((name: name, value: newValue)) }
+            if let newValue { fields.append(HTTPField(name: name, value: newValue)) }
         }
     }
 
@@ -32,7 +37,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Appends a field, keeping earlier ones of the same name.
-    public mutating func add(name: String, value: String) { fields.append((name: name, value: value)) }
+    public mutating func add(name: String, value: String) { fields.append(HTTPField(name: name, value: value)) }
 
     /// Makes room for `count` fields in all, so that appending up to that many copies no shared
     /// fields and grows no storage (one copy instead of one per appended field).
@@ -61,7 +66,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     public var count: Int { fields.count }
 
     /// Iterates over the fields in order.
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+    public func makeIterator() -> IndexingIterator<[HTTPField]> { fields.makeIterator() }
 
     /// Compares names and values in order; names ignore case (the wire form is not compared).
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {

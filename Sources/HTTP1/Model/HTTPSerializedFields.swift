@@ -11,7 +11,7 @@ public final class HTTPSerializedFields: Sendable {
     /// The value of the first `Date` among them (the serializer writes it in its own place).
     let date: String?
 
-    init(_ fields: [(name: String, value: String)]) {
+    init(_ fields: [HTTPField]) {
         count = fields.count
         bytes = HTTPSerializer.fieldLines(fields[...], keepingLength: false)
         date = fields.first { HTTPHeaders.equalsIgnoringCase($0.name, "date") }?.value

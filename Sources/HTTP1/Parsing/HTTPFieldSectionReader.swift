@@ -16,7 +16,7 @@ struct HTTPFieldSectionReader: Sendable {
     private var scanned: Int
     private var fieldCount = 0
     /// The fields read so far (only when keeping them).
-    private(set) var fields: [(name: String, value: String)] = []
+    private(set) var fields: [HTTPField] = []
 
     /// Starts reading at `start`; `keepsFields: false` validates and discards (trailers).
     init(start: Int, keepsFields: Bool) {
@@ -43,7 +43,7 @@ struct HTTPFieldSectionReader: Sendable {
                 let (name, value) = try HTTPFieldLine.parse(line)
                 if keepsFields {
                     if fields.isEmpty { fields.reserveCapacity(16) }
-                    fields.append((HTTPLine.string(line, name), HTTPLine.string(line, value)))
+                    fields.append(HTTPField(name: HTTPLine.string(line, name), value: HTTPLine.string(line, value)))
                 }
             }
             scanned = buffer.count

@@ -85,14 +85,14 @@ public enum HTTPSerializer {
 
     /// `fields` as a head carries them: each `name: value\r\n` in order, without `Server` and
     /// `Date` (written in their own place) and the framing fields (see ``head(_:requestMethod:keepAlive:date:)``).
-    static func fieldLines(_ fields: ArraySlice<(name: String, value: String)>, keepingLength: Bool) -> [UInt8] {
+    static func fieldLines(_ fields: ArraySlice<HTTPField>, keepingLength: Bool) -> [UInt8] {
         var out: [UInt8] = []
         appendFieldLines(fields, keepingLength: keepingLength, to: &out)
         return out
     }
 
     private static func appendFieldLines(
-        _ fields: ArraySlice<(name: String, value: String)>, keepingLength: Bool, to out: inout [UInt8]
+        _ fields: ArraySlice<HTTPField>, keepingLength: Bool, to out: inout [UInt8]
     ) {
         for field in fields
         where !isFraming(field.name, keepingLength: keepingLength)
