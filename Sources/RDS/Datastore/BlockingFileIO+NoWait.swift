@@ -22,13 +22,13 @@ extension BlockingFileIO {
     ) -> EntryRead? {
         #if canImport(Glibc)
             guard let preadv2 = preadv2Function else { return nil }
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-            guard descriptor >= 0 else { return errno == ENOENT ? .missing : nil }
+            let (descriptor, size): (Int32, Int)
+            switch try? openEntryFile(at: path, maxSize: min(maxSize, wholeReadBytes), headerSize: headerSize) {
+            case .missing?: return .missing
+            case .unusable?, nil: return nil
+            case .file(let opened, let openedSize)?: (descriptor, size) = (opened, openedSize)
+            }
             defer { close(descriptor) }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-            let size = Int(status.st_size)
-            guard size >= headerSize, size <= min(maxSize, wholeReadBytes) else { return nil }
             var complete = false
             let contents = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
                 var vector = iovec(iov_base: UnsafeMutableRawPointer(buffer.baseAddress), iov_len: size)

@@ -35,20 +35,13 @@ enum BlockingFileIO {
     static func readEntryFile(
         at path: String, maxSize: Int, headerSize: Int, expectedSize: ([UInt8]) -> Int?
     ) throws(FileSystemError) -> EntryRead {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            switch errno {
-            case ENOENT: return .missing
-            case ELOOP: return .unusable(size: nil)
-            default: throw .current("open")
-            }
+        let (descriptor, size): (Int32, Int)
+        switch try openEntryFile(at: path, maxSize: maxSize, headerSize: headerSize) {
+        case .missing: return .missing
+        case .unusable(let size): return .unusable(size: size)
+        case .file(let opened, let openedSize): (descriptor, size) = (opened, openedSize)
         }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .current("fstat") }
-        guard status.st_mode & S_IFMT == S_IFREG else { return .unusable(size: nil) }
-        let size = Int(status.st_size)
-        guard size >= headerSize, size <= maxSize else { return .unusable(size: size) }
         var failure: FileSystemError?
         var complete = false
         let contents = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
@@ -67,6 +60,42 @@ enum BlockingFileIO {
         }
         if let failure { throw failure }
         return complete ? .contents(contents) : .unusable(size: size)
+    }
+
+    /// An entry file opened for reading, or why it was not.
+    enum OpenedEntryFile {
+        /// No such file (or no such folder).
+        case missing
+        /// Not a regular file (`size` is `nil`: a folder, a link), or one of `size` bytes out of bounds.
+        case unusable(size: Int?)
+        /// A regular file of `size` bytes within bounds, open as `descriptor` (the caller closes it).
+        case file(descriptor: Int32, size: Int)
+    }
+
+    /// Opens the file at `path` for reading (never through a link, never waiting for a writer)
+    /// and checks that it can be an entry: a regular file of `headerSize` to `maxSize` bytes.
+    /// - Throws: ``FileSystemError`` when the file exists but cannot be opened or examined.
+    static func openEntryFile(at path: String, maxSize: Int, headerSize: Int) throws(FileSystemError) -> OpenedEntryFile {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: return .missing
+            case ELOOP: return .unusable(size: nil)
+            default: throw .current("open")
+            }
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let failure = FileSystemError.current("fstat")
+            close(descriptor)
+            throw failure
+        }
+        let size = Int(status.st_size)
+        guard status.st_mode & S_IFMT == S_IFREG, size >= headerSize, size <= maxSize else {
+            close(descriptor)
+            return .unusable(size: status.st_mode & S_IFMT == S_IFREG ? size : nil)
+        }
+        return .file(descriptor: descriptor, size: size)
     }
 
     /// Reads up to `count` bytes from the current offset of `descriptor` into `base` (fewer at the

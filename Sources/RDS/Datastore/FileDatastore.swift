@@ -119,16 +119,10 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             case .missing:
                 return nil
             case .contents(let contents):
-                switch FileEntryFormat.decode(contents, keyBytes: location.keyBytes) {
-                case .entry(let stored):
-                    if let value = try? Value(decodingBytes: stored.value) {
-                        changesInFlight.countReadInPlace()
-                        return stored.withValue(value)
-                    }
-                case .otherKey:
-                    return nil
-                case .invalid:
-                    break  // removed on the queue, in order with the key's changes
+                // An unusable file is removed on the queue, in order with the key's changes.
+                if let found = Self.storedEntry(in: contents, keyBytes: location.keyBytes) {
+                    if found != nil { changesInFlight.countReadInPlace() }
+                    return found
                 }
             case .unusable:
                 break
@@ -152,18 +146,22 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             case .unusable(let unusableSize):
                 size = unusableSize
             case .contents(let contents):
-                switch FileEntryFormat.decode(contents, keyBytes: location.keyBytes) {
-                case .entry(let stored):
-                    if let value = try? Value(decodingBytes: stored.value) { return stored.withValue(value) }
-                case .otherKey:
-                    return nil
-                case .invalid:
-                    break
-                }
+                if let found = Self.storedEntry(in: contents, keyBytes: location.keyBytes) { return found }
                 size = contents.count
             }
             if BlockingFileIO.removeAnything(at: location.path), let size { budget.recordRemoval(size) }
             return nil
+        }
+    }
+
+    /// What an entry file's `contents` hold for the key of `keyBytes`: `.some(entry)`, `.some(nil)`
+    /// for another key's file (names collided: a miss, the file stays), or `nil` when they are
+    /// unusable (corrupt, or a value that no longer decodes: the caller removes the file).
+    private static func storedEntry(in contents: [UInt8], keyBytes: [UInt8]) -> CacheEntry<Value>?? {
+        switch FileEntryFormat.decode(contents, keyBytes: keyBytes) {
+        case .entry(let stored): (try? Value(decodingBytes: stored.value)).map { .some(stored.withValue($0)) }
+        case .otherKey: .some(nil)
+        case .invalid: nil
         }
     }
 
