@@ -30,8 +30,6 @@ extension HTTPService {
         let key: ResourceKey
         let base: UpstreamBase
         let extraHeaders: HTTPHeaders
-
-        var endpoint: UpstreamEndpoint { base.endpoint }
         let body: [UInt8]
     }
 
@@ -51,10 +49,10 @@ extension HTTPService {
         let requestTime = clock.now
         let response: HTTPResponse
         do {
-            response = try await transport.send(request, to: call.endpoint, timeouts: timeouts)
+            response = try await transport.send(request, to: call.base.endpoint, timeouts: timeouts)
         } catch let error as TransportError {
             if error.kind == .cancelled || Task.isCancelled { throw CancellationError() }
-            throw failure(error, key: key, endpoint: call.endpoint)
+            throw failure(error, key: key, endpoint: call.base.endpoint)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -90,7 +88,7 @@ extension HTTPService {
         forwarding forwarded: [(name: String, value: String)], host: String, credentials: [Credential],
         extra: HTTPHeaders
     ) -> HTTPHeaders {
-        var headers = HTTPHeaders([(name: "Host", value: host)])
+        var headers = HTTPHeaders([HTTPField(name: "Host", value: host)])
         for field in defaultHeaders
         where HeaderAllowList.isForwardable(field.name.lowercased())
             && !forwarded.contains(where: { $0.name == field.name.lowercased() })

@@ -170,8 +170,8 @@ public enum HTTPSerializer {
 
     /// `true` when `name` is a non-empty token (RFC 9110 §5.6.2), checked over its storage.
     private static func isToken(_ name: String) -> Bool {
-        name.utf8.withContiguousStorageIfAvailable { !$0.isEmpty && $0.allSatisfy(HTTPByte.isToken) }
-            ?? (!name.isEmpty && name.utf8.allSatisfy(HTTPByte.isToken))
+        var name = name
+        return name.withUTF8 { !$0.isEmpty && $0.allSatisfy(HTTPByte.isToken) }
     }
 
     /// `name: value\r\n` for fields the serializer itself composes.
