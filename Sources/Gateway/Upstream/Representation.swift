@@ -71,6 +71,13 @@ public struct Representation: Sendable, Hashable {
         Representation(status: status, keptHeaders: headers.withSerializedFields(), body: body, method: method)
     }
 
+    /// This representation with `headers` instead of its own, in their wire form; `headers` are
+    /// taken as they are (fields of representations, such as stored fields updated from a 304's:
+    /// nothing in them is hop-by-hop).
+    func replacingHeaders(_ headers: HTTPHeaders) -> Representation {
+        Representation(status: status, keptHeaders: headers.withSerializedFields(), body: body, method: method)
+    }
+
     /// A write to forward with ``HTTPService/save(_:for:)`` (or, for `DELETE`, with
     /// ``HTTPService/delete(_:carrying:)``): `method` with `body`, its `contentType` and the
     /// client's `Idempotency-Key`, if any.
