@@ -81,6 +81,7 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
     /// Splits `query` at `&`, keeps the non-empty parameters whose percent-decoded name `admits`
     /// accepts, and joins them again sorted by name.
     static func normalizedQuery(_ query: Substring, admitting admits: (String) -> Bool) -> String {
+        guard !query.isEmpty else { return "" }  // most requests: no arrays made and sorted
         var parameters: [(name: String, raw: Substring)] = []
         for raw in query.split(separator: "&", omittingEmptySubsequences: true) {
             let rawName = raw.firstIndex(of: "=").map { raw[..<$0] } ?? raw
