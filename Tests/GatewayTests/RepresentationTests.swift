@@ -48,6 +48,16 @@ struct RepresentationTests {
         #expect(representation.headers.fields.map(\.name) == ["X-End"])
     }
 
+    /// A lone `keep-alive` or `close` names no other field: every end-to-end field stays.
+    @Test func init_KeepsEveryEndToEndField_BesideALoneConnectionOption() {
+        let kept = Representation(
+            status: 200, headers: ["Connection": "Keep-Alive", "Keep-Alive": "timeout=5", "X-End": "2"])
+        #expect(kept.headers.fields.map(\.name) == ["X-End"])
+        let named = Representation(
+            status: 200, headers: ["Connection": "close", "connection": "X-Trace", "X-Trace": "1", "X-End": "2"])
+        #expect(named.headers.fields.map(\.name) == ["X-End"])
+    }
+
     @Test func coding_NeverStoresSetCookie() throws {
         let decoded = try Representation(decodingBytes: Self.sample.encodedBytes())
         #expect(decoded.headers["Set-Cookie"] == nil)

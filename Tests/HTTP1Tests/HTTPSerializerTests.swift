@@ -171,4 +171,16 @@ struct HTTPSerializerTests {
         #expect(!close.connectionKeepsAlive(version: .http1_1))
         #expect(keep.connectionKeepsAlive(version: .http1_0))
     }
+
+    /// A lone option (the usual field) is read without splitting, in any case, and decides as a list would.
+    @Test func connectionKeepsAlive_ReadsALoneOptionInAnyCase() {
+        let keep: HTTPHeaders = ["Connection": "Keep-Alive"]
+        let close: HTTPHeaders = ["Connection": "CLOSE"]
+        let both: HTTPHeaders = ["Connection": "keep-alive", "connection": "close"]
+        let other: HTTPHeaders = ["Connection": "upgrade"]
+        #expect(keep.connectionKeepsAlive(version: .http1_0))
+        #expect(!close.connectionKeepsAlive(version: .http1_1))
+        #expect(!both.connectionKeepsAlive(version: .http1_1))
+        #expect(!other.connectionKeepsAlive(version: .http1_0))
+    }
 }

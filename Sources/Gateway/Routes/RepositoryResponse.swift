@@ -88,6 +88,8 @@ enum RepositoryResponse {
     /// `<forward>; fwd-status=<status>` (`; stored` when the cache kept it).
     static func uncached(_ reply: Representation, forward: String, stored: Bool) -> HTTPResponse {
         var headers = reply.headers
+        // Copied once, with room for `X-Cache`, `Cache-Status` and the request id.
+        headers.reserveCapacity(headers.count + 3)
         headers["X-Cache"] = forward == "fwd=request" ? "BYPASS" : "MISS"
         headers["Cache-Status"] =
             "\(cacheName); \(forward); fwd-status=\(reply.status)" + (stored ? "; stored" : "")
@@ -114,29 +116,35 @@ enum RepositoryResponse {
             // The fresh hit, once per cached request: one string, no parameter array.
             return "\(cacheName); hit; ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))"
         }
-        var parameters = [cacheName]
+        // Each parameter appended to one string (no array of parameters to join).
+        var value = cacheName
+        func add(_ parameter: String) {
+            value.append("; ")
+            value.append(parameter)
+        }
         let forward = forwardedOnRequest ? "fwd=request" : nil
         switch answer.cacheStatus {
         case _ where answer.error != nil:
-            parameters.append(forward ?? "fwd=stale")
+            add(forward ?? "fwd=stale")
         case .hit:
-            parameters.append("hit")
+            add("hit")
         case .miss, .bypass:
-            parameters.append(forward ?? "fwd=miss")
+            add(forward ?? "fwd=miss")
         case .revalidated:
-            parameters += [forward ?? "fwd=stale", "fwd-status=304"]
+            add(forward ?? "fwd=stale")
+            add("fwd-status=304")
         case .stale:
-            parameters.append("hit")
+            add("hit")
         }
         if answer.cacheStatus == .miss || answer.cacheStatus == .revalidated, answer.entry != nil {
-            parameters.append("stored")
+            add("stored")
         }
         if let entry = answer.entry {
-            parameters.append("ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))")
+            add("ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))")
         }
         if let error = answer.error {
-            parameters.append("detail=\(ProblemResponse.resourceErrorCode(error))")
+            add("detail=\(ProblemResponse.resourceErrorCode(error))")
         }
-        return parameters.joined(separator: "; ")
+        return value
     }
 }

@@ -58,9 +58,13 @@ public struct Representation: Sendable, Hashable {
     public init(
         status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil, wireForm: Bool = true
     ) {
-        let named = headers.values(for: "Connection").flatMap { value in
-            value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
-        }
+        // The usual `Connection: keep-alive` (or `close`) names no field but a hop-by-hop one: not split.
+        let named: [String] =
+            !headers.fields.contains(where: Self.namesOtherFields)
+            ? []
+            : headers.values(for: "Connection").flatMap { value in
+                value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
+            }
         // Names compared without case (no lower-casing and hashing of every name of every
         // upstream answer). With their wire form made once (unless `wireForm` is off): a cached
         // representation's head is then copied, not rebuilt field by field, on every hit.
@@ -75,6 +79,14 @@ public struct Representation: Sendable, Hashable {
         self.init(
             status: status, keptHeaders: wireForm ? HTTPHeaders(kept).withSerializedFields() : HTTPHeaders(kept),
             body: body, method: method)
+    }
+
+    /// `true` for a `Connection` field that may name fields besides the hop-by-hop ones (anything
+    /// but a lone `keep-alive` or `close`).
+    private static func namesOtherFields(_ field: HTTPField) -> Bool {
+        HTTPHeaders.equalsIgnoringCase(field.name, "connection")
+            && !HTTPHeaders.equalsIgnoringCase(field.value, "keep-alive")
+            && !HTTPHeaders.equalsIgnoringCase(field.value, "close")
     }
 
     /// A representation of fields already kept (nothing hop-by-hop in them).

@@ -33,7 +33,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Every value for `name`, in order.
     public func values(for name: String) -> [String] {
-        fields.filter { Self.equalsIgnoringCase($0.name, name) }.map(\.value)
+        // One pass, no array of fields in between: nothing is allocated when no field has the name.
+        var values: [String] = []
+        for field in fields where Self.equalsIgnoringCase(field.name, name) { values.append(field.value) }
+        return values
     }
 
     /// Appends a field, keeping earlier ones of the same name.
