@@ -224,6 +224,18 @@ struct FileDatastoreTests {
         #expect(readError?.kind == .readFailed)
     }
 
+    /// A failure names the key's file (a hash, nothing of the key) in its details.
+    @Test func save_NamesTheKeysFile_InTheFailuresDetails() async throws {
+        let folder = try Folder()
+        let store = try Store(directory: folder.store)
+        try FileManager.default.removeItem(at: folder.store)
+        try Data("in the way".utf8).write(to: folder.store)
+        let error = await #expect(throws: DatastoreError.self) {
+            try await store.save(DatastoreTestFixtures.entry("v"), for: "weather/london")
+        }
+        #expect(error?.details["file"] == "7351393260ab0b8bd7b7c4d9cd3cbdc6e548266a2d8f0e028c11b2855c363f14.entry")
+    }
+
     @Test func init_ThrowsWriteFailed_WhenTheFolderCannotBeCreated() throws {
         let folder = try Folder()
         try Data("a file".utf8).write(to: folder.store)

@@ -29,12 +29,15 @@ public enum SHA256 {
                 compress(UnsafeBufferPointer(rebasing: buffer[(block * 64)..<(block * 64 + 64)]), &state, &schedule)
             }
         }
-        var tail = Array(bytes[(fullBlocks * 64)...])
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
+        // The rest of the message, 0x80, zeros and the length in bits: one block, or two when the
+        // rest leaves no room for the length; made at its size (no array grown byte by byte).
+        let rest = bytes.count - fullBlocks * 64
+        var tail = [UInt8](repeating: 0, count: rest < 56 ? 64 : 128)
+        tail.replaceSubrange(0..<rest, with: bytes[(fullBlocks * 64)...])
+        tail[rest] = 0x80
         let bitLength = UInt64(bytes.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) {
-            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        for index in 0..<8 {
+            tail[tail.count - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(index * 8))
         }
         tail.withUnsafeBufferPointer { buffer in
             for offset in stride(from: 0, to: buffer.count, by: 64) {
