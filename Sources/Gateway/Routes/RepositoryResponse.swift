@@ -114,29 +114,33 @@ enum RepositoryResponse {
             // The fresh hit, once per cached request: one string, no parameter array.
             return "\(cacheName); hit; ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))"
         }
-        var parameters = [cacheName]
+        // One string grown in place (no list of parameters joined).
+        var value = cacheName
+        value.reserveCapacity(64)
         let forward = forwardedOnRequest ? "fwd=request" : nil
+        value += "; "
         switch answer.cacheStatus {
         case _ where answer.error != nil:
-            parameters.append(forward ?? "fwd=stale")
-        case .hit:
-            parameters.append("hit")
+            value += forward ?? "fwd=stale"
+        case .hit, .stale:
+            value += "hit"
         case .miss, .bypass:
-            parameters.append(forward ?? "fwd=miss")
+            value += forward ?? "fwd=miss"
         case .revalidated:
-            parameters += [forward ?? "fwd=stale", "fwd-status=304"]
-        case .stale:
-            parameters.append("hit")
+            value += forward ?? "fwd=stale"
+            value += "; fwd-status=304"
         }
         if answer.cacheStatus == .miss || answer.cacheStatus == .revalidated, answer.entry != nil {
-            parameters.append("stored")
+            value += "; stored"
         }
         if let entry = answer.entry {
-            parameters.append("ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))")
+            value += "; ttl="
+            value += String(Int(entry.timeToLive(at: now).rounded(.down)))
         }
         if let error = answer.error {
-            parameters.append("detail=\(ProblemResponse.resourceErrorCode(error))")
+            value += "; detail="
+            value += ProblemResponse.resourceErrorCode(error)
         }
-        return parameters.joined(separator: "; ")
+        return value
     }
 }
