@@ -119,7 +119,7 @@ public final class GatewayMetrics: Sendable {
     /// their series resolved now; the repository's series are created at zero as by ``registerRepository(_:)``.
     public func recorder(route: String, repository: String?) -> RouteRecorder {
         let lookups = repository.map { repository in
-            CacheResult.allCases.map { cacheLookups.labels(CacheLabels(repository: repository, result: $0)) }
+            CacheResult.allCases.map { ($0, cacheLookups.labels(CacheLabels(repository: repository, result: $0))) }
         }
         return RouteRecorder(
             route: route, family: requests, duration: requestDuration.labels(RouteLabels(route: route)),

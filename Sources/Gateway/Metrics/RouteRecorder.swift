@@ -11,13 +11,13 @@ public final class RouteRecorder: Sendable {
     private let route: String
     private let family: MetricFamily<GatewayMetrics.RequestLabels, Counter>
     private let duration: Histogram
-    /// By ``GatewayMetrics/CacheResult`` in `allCases` order; empty for a route without a repository.
-    private let cacheLookups: [Counter]
+    /// The repository's read counters by result; empty for a route without a repository.
+    private let cacheLookups: [(result: GatewayMetrics.CacheResult, counter: Counter)]
     private let counters = Mutex<[(method: String, status: Int, counter: Counter)]>([])
 
     init(
         route: String, family: MetricFamily<GatewayMetrics.RequestLabels, Counter>, duration: Histogram,
-        cacheLookups: [Counter]
+        cacheLookups: [(result: GatewayMetrics.CacheResult, counter: Counter)]
     ) {
         self.route = route
         self.family = family
@@ -32,11 +32,7 @@ public final class RouteRecorder: Sendable {
     ) {
         counter(method: method, status: status).increment()
         duration.observe(elapsed)
-        if let cacheResult, let index = GatewayMetrics.CacheResult.allCases.firstIndex(of: cacheResult),
-            index < cacheLookups.count
-        {
-            cacheLookups[index].increment()
-        }
+        if let cacheResult { cacheLookups.first { $0.result == cacheResult }?.counter.increment() }
     }
 
     private func counter(method: String, status: Int) -> Counter {
