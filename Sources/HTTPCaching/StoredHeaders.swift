@@ -9,30 +9,37 @@ public enum StoredHeaders {
     /// `stored` with every field of `newer` added, replacing the stored fields of the same name
     /// in place (all of a name's lines at the first one's position); fields new to the response
     /// are appended in `newer`'s order. Hop-by-hop fields are the caller's to drop beforehand.
-    /// Names are compared without case, field by field: a response has a few dozen fields at
-    /// most, and this runs on every revalidation (hashing lower-cased names cost far more).
+    /// Names are compared without case, field by field, with no list made but the result: a
+    /// response has a few dozen fields at most, most pairs of names differ in length (told
+    /// without a call), and this runs on every revalidation.
     public static func updated(_ stored: HTTPHeaders, with newer: HTTPHeaders) -> HTTPHeaders {
-        let replacing = newer.fields.filter { field in !keptFromStored.contains { same(field.name, $0) } }
-        // The names alone, searched many times (cheaper than the name-value pairs).
-        let names = replacing.map(\.name)
-        var placed: [String] = []
+        let newer = newer.fields
+        // placed[i]: newer[i] is in the result already (a stored field of its name came first).
+        var placed = [Bool](repeating: false, count: newer.count)
         var result: [HTTPField] = []
-        result.reserveCapacity(stored.count + replacing.count)
+        result.reserveCapacity(stored.count + newer.count)
         for field in stored.fields {
-            guard names.contains(where: { same($0, field.name) }) else {
+            guard !isKeptFromStored(field.name) else {
                 result.append(field)
                 continue
             }
-            if !placed.contains(where: { same($0, field.name) }) {
-                placed.append(field.name)
-                for index in names.indices where same(names[index], field.name) { result.append(replacing[index]) }
+            var replaced = false
+            for index in newer.indices where same(newer[index].name, field.name) {
+                replaced = true
+                if !placed[index] {
+                    placed[index] = true
+                    result.append(newer[index])
+                }
             }
+            if !replaced { result.append(field) }
         }
-        for index in names.indices where !placed.contains(where: { same($0, names[index]) }) {
-            result.append(replacing[index])
+        for index in newer.indices where !placed[index] && !isKeptFromStored(newer[index].name) {
+            result.append(newer[index])
         }
         return HTTPHeaders(result)
     }
+
+    private static func isKeptFromStored(_ name: String) -> Bool { keptFromStored.contains { same(name, $0) } }
 
     private static func same(_ lhs: String, _ rhs: String) -> Bool { HTTPHeaders.equalsIgnoringCase(lhs, rhs) }
 }

@@ -43,11 +43,11 @@ struct HTTPServiceSocketTests {
         #expect(fetched.value.body == Array("hi".utf8))
         #expect(fetched.freshness.lifetime == 10)
         let revalidated = try await service.get(key, ifChangedFrom: fetched.validators)
-        guard case .notModified(let freshness, _, _) = revalidated else {
+        guard case .notModifiedRenewing(let renew) = revalidated else {
             Issue.record("expected not modified")
             return
         }
-        #expect(freshness.lifetime == 30)
+        #expect(renew(fetched.value).freshness.lifetime == 30)
         #expect(upstream.requests.first?.hasPrefix("GET /v1/greeting?key=\(Self.secret) HTTP/1.1") == true)
     }
 

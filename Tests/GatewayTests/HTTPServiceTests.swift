@@ -100,12 +100,10 @@ struct HTTPServiceTests {
         let request = try #require(transport.requests.first)
         #expect(request.headers["If-None-Match"] == "\"a\"")
         #expect(request.headers["If-Modified-Since"] == "Sun, 06 Nov 1994 08:49:37 GMT")
-        guard case .notModified(let freshness, let validators, let renew?) = response else {
+        guard case .notModifiedRenewing(let renew) = response else {
             Issue.record("expected not modified, got \(response)")
             return
         }
-        #expect(freshness == Freshness(lifetime: 30))
-        #expect(validators == Validators(etag: "\"b\""))
         // RFC 9111 §4.3.4: the stored fields are updated from the 304's.
         let kept = Representation(
             status: 200, headers: ["ETag": "\"a\"", "Cache-Control": "max-age=5", "X-Old": "1"], body: [0x7B, 0x7D])
@@ -114,8 +112,30 @@ struct HTTPServiceTests {
         #expect(renewed.value.headers["ETag"] == "\"b\"")
         #expect(renewed.value.headers["Cache-Control"] == "max-age=30")
         #expect(renewed.value.body == [0x7B, 0x7D])
-        #expect(renewed.freshness.lifetime == 30)
+        #expect(renewed.freshness == Freshness(lifetime: 30))
         #expect(renewed.validators == Validators(etag: "\"b\""))
+    }
+
+    /// RFC 9213 on a 304: its targeted field governs the renewed entry's freshness, is not kept
+    /// among the stored fields, and neither are its hop-by-hop fields.
+    @Test func notModified_TargetedFieldGovernsRenewal_AndIsNotKept() async throws {
+        let transport = ScriptedTransport(
+            status: 304,
+            headers: [
+                "Cache-Control": "max-age=30", "CDN-Cache-Control": "max-age=600", "Connection": "keep-alive",
+                "X-New": "1",
+            ])
+        let response = try await Self.makeService(transport).get(Self.key, ifChangedFrom: Validators(etag: "\"a\""))
+        guard case .notModifiedRenewing(let renew) = response else {
+            Issue.record("expected not modified, got \(response)")
+            return
+        }
+        let kept = Representation(status: 200, headers: ["ETag": "\"a\"", "Cache-Control": "max-age=5"], body: [0x31])
+        let renewed = renew(kept)
+        #expect(renewed.freshness.lifetime == 600)
+        #expect(renewed.value.headers.fields.map(\.name) == ["ETag", "Cache-Control", "X-New"])
+        #expect(renewed.value.headers["Cache-Control"] == "max-age=30")
+        #expect(renewed.validators == Validators(etag: "\"a\""))
     }
 
     @Test func get_FailsWithBadResponse_On304ToUnconditionalRequest() async throws {

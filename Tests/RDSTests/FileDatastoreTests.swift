@@ -210,17 +210,19 @@ struct FileDatastoreTests {
         #expect(try await store.get("a") == nil)
     }
 
+    /// The failure names the key's file (a hash, nothing of the key) in its details.
     @Test func save_ThrowsWriteFailed_WhenTheFolderIsNoLongerAFolder() async throws {
         let folder = try Folder()
         let store = try Store(directory: folder.store)
         try FileManager.default.removeItem(at: folder.store)
         try Data("in the way".utf8).write(to: folder.store)
         let error = await #expect(throws: DatastoreError.self) {
-            try await store.save(DatastoreTestFixtures.entry("v"), for: "k")
+            try await store.save(DatastoreTestFixtures.entry("v"), for: "weather/london")
         }
         #expect(error?.kind == .writeFailed)
         #expect((error?.inner as? any ChainedError)?.code == "file_system_error")
-        let readError = await #expect(throws: DatastoreError.self) { try await store.get("k") }
+        #expect(error?.details["file"] == "7351393260ab0b8bd7b7c4d9cd3cbdc6e548266a2d8f0e028c11b2855c363f14.entry")
+        let readError = await #expect(throws: DatastoreError.self) { try await store.get("weather/london") }
         #expect(readError?.kind == .readFailed)
     }
 

@@ -46,7 +46,7 @@ struct RepositoryRevalidationTests {
         let fixture = RepositoryFixture()
         try await fixture.prime("london", "london-1", etag: "\"v1\"")
         fixture.clock.advance(by: 61)
-        let response = ServiceResponse<String>.notModified(Freshness(lifetime: 60), Validators()) { value in
+        let response = ServiceResponse<String>.notModifiedRenewing { value in
             Fetched(value: value + "+renewed", freshness: Freshness(lifetime: 300), validators: Self.etag)
         }
         fixture.service.expectGet("london", returning: response)
@@ -84,9 +84,13 @@ struct RepositoryRevalidationTests {
         #expect(fixture.service.getCount(for: "london") == 2)
     }
 
-    @Test func get_Fails_WhenNotModifiedAnswersAnUnconditionalRequest() async throws {
+    @Test(arguments: [
+        ServiceResponse<String>.notModified(Freshness(lifetime: 60), Validators()),
+        .notModifiedRenewing { Fetched(value: $0, freshness: Freshness(lifetime: 60)) },
+    ])
+    func get_Fails_WhenNotModifiedAnswersAnUnconditionalRequest(_ response: ServiceResponse<String>) async throws {
         let fixture = RepositoryFixture()
-        fixture.service.expectGet("london", returning: .notModified(Freshness(lifetime: 60), Validators()))
+        fixture.service.expectGet("london", returning: response)
 
         let error = try await #require(throws: RepositoryError.self) { try await fixture.repository.get("london") }
 

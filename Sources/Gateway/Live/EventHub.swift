@@ -275,14 +275,14 @@ final class EventHub: Sendable {
     }
 
     private func makeEvent(_ sequence: UInt64, _ key: ResourceKey, _ change: WriteEvent<Representation>) -> HubEvent {
-        let id = "\(boot)-\(sequence)"
+        let boot = boot
         let resolve = paths.withLock { $0 }
         let inProgress = if case .processing = change.state { true } else { false }
         return HubEvent(sequence: sequence, key: key, process: change.kind, cost: 512, isInProgress: inProgress) {
             var object = WriteStateJSON.object(change.state)
             object["path"] = resolve(key)
             object["repository"] = key.repository
-            return Self.render(id: id, event: change.kind.rawValue, object)
+            return Self.render(id: "\(boot)-\(sequence)", event: change.kind.rawValue, object)
         }
     }
 
@@ -299,14 +299,15 @@ final class EventHub: Sendable {
         case .loading(let value?), .failed(_, let value?): cost = value.byteCount
         default: cost = 64
         }
-        let id = "\(boot)-\(sequence)"
+        // The id is text only when the event is rendered (most events never are: nobody follows their key).
+        let boot = boot
         let resolve = paths.withLock { $0 }
         let inProgress = if case .loading = state { true } else { false }
         return HubEvent(sequence: sequence, key: key, cost: cost, isInProgress: inProgress) {
             var object = ResourceStateJSON.object(state)
             object["path"] = resolve(key)
             object["repository"] = key.repository
-            return Self.render(id: id, event: ResourceStateJSON.name(of: state), object)
+            return Self.render(id: "\(boot)-\(sequence)", event: ResourceStateJSON.name(of: state), object)
         }
     }
 }

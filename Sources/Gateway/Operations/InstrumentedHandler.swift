@@ -92,12 +92,15 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         let duration = ContinuousClock.now - start
         let status = clientGone ? Self.clientClosedRequest : response.status
         let method = instrumentedMethods.contains(request.method) ? request.method.rawValue : "other"
-        metrics.recordRequest(route: classification.route, method: method, status: status, duration: duration)
         let cache = response.headers["X-Cache"]
-        if let repository = classification.repository, let cache,
-            let result = GatewayMetrics.CacheResult(xCache: cache)
-        {
-            metrics.recordCacheResult(result, repository: repository)
+        let cacheResult = cache.flatMap(GatewayMetrics.CacheResult.init(xCache:))
+        if let recorder = classification.recorder {
+            recorder.record(method: method, status: status, duration: duration, cacheResult: cacheResult)
+        } else {
+            metrics.recordRequest(route: classification.route, method: method, status: status, duration: duration)
+            if let repository = classification.repository, let cacheResult {
+                metrics.recordCacheResult(cacheResult, repository: repository)
+            }
         }
         // Sorted by name, as `Logger.log(_:_:orderedFields:)` requires.
         var fields: [(name: String, value: LogValue)] = []

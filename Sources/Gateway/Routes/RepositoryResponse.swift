@@ -116,34 +116,32 @@ enum RepositoryResponse {
             // The fresh hit, once per cached request: one string, no parameter array.
             return "\(cacheName); hit; ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))"
         }
-        // Each parameter appended to one string (no array of parameters to join).
+        // One string grown in place (no list of parameters joined).
         var value = cacheName
-        func add(_ parameter: String) {
-            value.append("; ")
-            value.append(parameter)
-        }
+        value.reserveCapacity(64)
         let forward = forwardedOnRequest ? "fwd=request" : nil
+        value += "; "
         switch answer.cacheStatus {
         case _ where answer.error != nil:
-            add(forward ?? "fwd=stale")
-        case .hit:
-            add("hit")
+            value += forward ?? "fwd=stale"
+        case .hit, .stale:
+            value += "hit"
         case .miss, .bypass:
-            add(forward ?? "fwd=miss")
+            value += forward ?? "fwd=miss"
         case .revalidated:
-            add(forward ?? "fwd=stale")
-            add("fwd-status=304")
-        case .stale:
-            add("hit")
+            value += forward ?? "fwd=stale"
+            value += "; fwd-status=304"
         }
         if answer.cacheStatus == .miss || answer.cacheStatus == .revalidated, answer.entry != nil {
-            add("stored")
+            value += "; stored"
         }
         if let entry = answer.entry {
-            add("ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))")
+            value += "; ttl="
+            value += String(Int(entry.timeToLive(at: now).rounded(.down)))
         }
         if let error = answer.error {
-            add("detail=\(ProblemResponse.resourceErrorCode(error))")
+            value += "; detail="
+            value += ProblemResponse.resourceErrorCode(error)
         }
         return value
     }

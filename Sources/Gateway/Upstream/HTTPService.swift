@@ -112,9 +112,7 @@ public struct HTTPService: Service {
                 throw failure(.badResponse, "answered 304 to an unconditional request", key: key, status: 304)
             }
             let policy = policy
-            return .notModified(exchange.freshness(policy, status: 200), response.validators) { stored in
-                exchange.renewing(stored, policy: policy)
-            }
+            return .notModifiedRenewing { stored in exchange.renewing(stored, policy: policy) }
         }
         let freshness = exchange.freshness(policy)
         // Only an answer that may be stored is replayed from its wire form: make it for that one only.

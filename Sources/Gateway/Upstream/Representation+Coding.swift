@@ -21,9 +21,10 @@ extension Representation: DatastoreCodable {
         writer.writeRaw(Self.magic)
         writer.writeVarint(UInt64(max(0, status)))
         writer.writeString(method?.rawValue ?? "")
-        let stored = headers.fields.filter { !HTTPHeaders.equalsIgnoringCase($0.name, "Set-Cookie") }
-        writer.writeVarint(UInt64(stored.count))
-        for field in stored {
+        // The fields but `Set-Cookie`, counted and then written (no filtered copy of the list).
+        let isStored = { (field: HTTPField) in !HTTPHeaders.equalsIgnoringCase(field.name, "Set-Cookie") }
+        writer.writeVarint(UInt64(headers.fields.reduce(0) { isStored($1) ? $0 + 1 : $0 }))
+        for field in headers.fields where isStored(field) {
             writer.writeString(field.name)
             writer.writeString(field.value)
         }
@@ -48,9 +49,8 @@ extension Representation: DatastoreCodable {
         try reader.expectEnd()
         // The fields were filtered (hop-by-hop dropped) when the representation was made, before
         // it was encoded: only their wire form is made again.
-        self.status = status
-        self.headers = HTTPHeaders(fields).withSerializedFields()
-        self.body = body
-        self.method = method.isEmpty ? nil : HTTPMethod(rawValue: method)
+        self.init(
+            status: status, keptHeaders: HTTPHeaders(fields).withSerializedFields(), body: body,
+            method: method.isEmpty ? nil : HTTPMethod(rawValue: method))
     }
 }

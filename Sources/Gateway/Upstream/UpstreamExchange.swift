@@ -42,11 +42,14 @@ struct UpstreamExchange: Sendable {
 
     /// The `stored` representation renewed by this exchange's 304 (RFC 9111 §4.3.4): its fields
     /// updated from the 304's (§3.2), its freshness and validators read from the updated fields.
+    /// The 304's fields the representation drops are hop-by-hop (never read for freshness) or the
+    /// targeted field (read for freshness, never kept): only when the 304 carries the targeted
+    /// field are the fields freshness reads merged apart.
     func renewing(_ stored: Representation, policy: FreshnessPolicy) -> Fetched<Representation> {
-        let value = Representation(
-            status: stored.status, headers: StoredHeaders.updated(stored.headers, with: representation.headers),
-            body: stored.body)
-        let governing = StoredHeaders.updated(stored.headers, with: responseHeaders)
+        let value = stored.replacingHeaders(StoredHeaders.updated(stored.headers, with: representation.headers))
+        let governing =
+            responseHeaders.contains(policy.targetedField)
+            ? StoredHeaders.updated(stored.headers, with: responseHeaders) : value.headers
         return Fetched(
             value: value, freshness: freshness(policy, status: stored.status, headers: governing),
             validators: value.validators)

@@ -5,14 +5,19 @@ extension FileDatastore {
     struct Location: Sendable {
         /// The key's encoded bytes, stored in the file and compared on read.
         let keyBytes: [UInt8]
-        /// `<hex digest>.entry`.
-        let fileName: String
-        /// The file's full path.
+        /// The file's full path: the folder, `/`, `<hex digest>.entry`.
         let path: String
         /// The queue that runs this key's blocking calls.
         let queue: DispatchQueue
         /// The key's bucket in ``FileDatastore/changesInFlight``.
         let bucket: Int
+
+        /// `<hex digest>.entry`, the path's last component.
+        var fileName: String {
+            let utf8 = path.utf8
+            let start = utf8.lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? utf8.startIndex
+            return String(Substring(utf8[start...]))
+        }
 
         /// Context for errors: the file name only (a hash, so it reveals nothing of the key).
         var details: [String: String] { ["file": fileName] }
@@ -20,7 +25,8 @@ extension FileDatastore {
 
     private static var entrySuffix: String { ".entry" }
 
-    /// Encodes `key` and derives its file name, path and queue.
+    /// Encodes `key` and derives its file's path (made in one piece: this runs on every read
+    /// and save) and its queue.
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.
     func location(of key: Key) throws(DatastoreError) -> Location {
         let keyBytes: [UInt8]
@@ -30,11 +36,34 @@ extension FileDatastore {
             throw DatastoreError(.codingFailed, "Could not encode the key", inner: error)
         }
         let digest = hash(keyBytes)
-        let fileName = Self.hex(digest) + Self.entrySuffix
         let queue = queues[Int(digest.first ?? 0) % queues.count]
         return Location(
-            keyBytes: keyBytes, fileName: fileName, path: directoryPath + "/" + fileName, queue: queue,
+            keyBytes: keyBytes, path: Self.path(in: directoryPath, ofDigest: digest), queue: queue,
             bucket: FileChangesInFlight.bucket(ofDigest: digest))
+    }
+
+    /// `<directory>/<hex digest>.entry`.
+    private static func path(in directory: String, ofDigest digest: [UInt8]) -> String {
+        var directory = directory
+        return directory.withUTF8 { folder in
+            let suffix = entrySuffix.utf8
+            let length = folder.count + 1 + digest.count * 2 + suffix.count
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var index = buffer.initialize(fromContentsOf: folder)
+                buffer[index] = UInt8(ascii: "/")
+                index += 1
+                for byte in digest {
+                    buffer[index] = hexDigit(byte >> 4)
+                    buffer[index + 1] = hexDigit(byte & 0x0F)
+                    index += 2
+                }
+                for byte in suffix {
+                    buffer[index] = byte
+                    index += 1
+                }
+                return index
+            }
+        }
     }
 
     /// The index of the queue that runs the calls on the entry file `name` (the first byte of the
@@ -54,14 +83,8 @@ extension FileDatastore {
         !text.isEmpty && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+    /// The lower-case hexadecimal digit of `nibble` (0–15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

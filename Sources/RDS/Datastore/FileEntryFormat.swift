@@ -50,32 +50,38 @@ public enum FileEntryFormat {
         static let all: UInt8 = mustRevalidate | hasETag | hasLastModified | hasStaleWhileRevalidate | hasStaleIfError
     }
 
-    /// The file contents for `entry`, whose value is already encoded.
+    /// The file contents for `entry`, whose value is already encoded, written into one buffer of
+    /// their size (no list made for the validators, the lengths or the flags).
     public static func encode(_ entry: CacheEntry<[UInt8]>, keyBytes: [UInt8]) -> [UInt8] {
-        let etag = entry.validators.etag.map { Array($0.utf8) } ?? []
-        let lastModified = entry.validators.lastModified.map { Array($0.utf8) } ?? []
+        let etag = entry.validators.etag?.utf8
+        let lastModified = entry.validators.lastModified?.utf8
         var flags: UInt8 = entry.mustRevalidate ? Flag.mustRevalidate : 0
-        if entry.validators.etag != nil { flags |= Flag.hasETag }
-        if entry.validators.lastModified != nil { flags |= Flag.hasLastModified }
+        if etag != nil { flags |= Flag.hasETag }
+        if lastModified != nil { flags |= Flag.hasLastModified }
         if entry.staleWhileRevalidate != nil { flags |= Flag.hasStaleWhileRevalidate }
         if entry.staleIfError != nil { flags |= Flag.hasStaleIfError }
 
         var bytes: [UInt8] = []
         bytes.reserveCapacity(
-            headerSize + keyBytes.count + etag.count + lastModified.count + entry.value.count + checksumSize)
+            headerSize + keyBytes.count + (etag?.count ?? 0) + (lastModified?.count ?? 0) + entry.value.count
+                + checksumSize)
         bytes += magic
-        bytes += [version, flags, 0, 0]
-        for length in [keyBytes.count, etag.count, lastModified.count, entry.value.count] {
-            append(UInt64(length), to: &bytes)
-        }
+        bytes.append(version)
+        bytes.append(flags)
+        bytes.append(0)
+        bytes.append(0)
+        append(UInt64(keyBytes.count), to: &bytes)
+        append(UInt64(etag?.count ?? 0), to: &bytes)
+        append(UInt64(lastModified?.count ?? 0), to: &bytes)
+        append(UInt64(entry.value.count), to: &bytes)
         append(entry.storedAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
         append(entry.expiresAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
         append(entry.initialAge.bitPattern, to: &bytes)
         append((entry.staleWhileRevalidate ?? 0).bitPattern, to: &bytes)
         append((entry.staleIfError ?? 0).bitPattern, to: &bytes)
         bytes += keyBytes
-        bytes += etag
-        bytes += lastModified
+        if let etag { bytes += etag }
+        if let lastModified { bytes += lastModified }
         bytes += entry.value
         let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
         withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }

@@ -20,38 +20,57 @@ public enum SHA256 {
     ]
 
     /// The 32-byte digest of `bytes`.
+    ///
+    /// The state, the message schedule and the padded last blocks live in stack memory, and the
+    /// rounds run over pointers (no array made, grown or index-checked): this names a disk entry
+    /// file on every save and read of one.
     public static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        var state = initialState
-        var schedule = [UInt32](repeating: 0, count: 64)
-        let fullBlocks = bytes.count / 64
-        bytes.withUnsafeBufferPointer { buffer in
-            for block in 0..<fullBlocks {
-                compress(UnsafeBufferPointer(rebasing: buffer[(block * 64)..<(block * 64 + 64)]), &state, &schedule)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8 + 64) { words in
+            let state = UnsafeMutableBufferPointer(rebasing: words[0..<8])
+            let schedule = UnsafeMutableBufferPointer(rebasing: words[8...])
+            for index in 0..<8 { state[index] = initialState[index] }
+            roundConstants.withUnsafeBufferPointer { constants in
+                bytes.withUnsafeBufferPointer { message in
+                    let fullBlocks = message.count / 64
+                    for block in 0..<fullBlocks {
+                        compress(message.baseAddress! + block * 64, state, schedule, constants)
+                    }
+                    // The rest of the message, 0x80, zeros and the length in bits: one block, or
+                    // two when the rest leaves no room for the length.
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                        let rest = message.count - fullBlocks * 64
+                        let length = rest < 56 ? 64 : 128
+                        tail.initialize(repeating: 0)
+                        for index in 0..<rest { tail[index] = message[fullBlocks * 64 + index] }
+                        tail[rest] = 0x80
+                        let bitLength = UInt64(message.count) &* 8
+                        for index in 0..<8 {
+                            tail[length - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(index * 8))
+                        }
+                        for offset in stride(from: 0, to: length, by: 64) {
+                            compress(UnsafePointer(tail.baseAddress! + offset), state, schedule, constants)
+                        }
+                    }
+                }
+            }
+            return [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
+                for (index, word) in state.enumerated() {
+                    digest[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
+                    digest[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                    digest[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                    digest[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
+                }
+                count = 32
             }
         }
-        var tail = Array(bytes[(fullBlocks * 64)...])
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        let bitLength = UInt64(bytes.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) {
-            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        tail.withUnsafeBufferPointer { buffer in
-            for offset in stride(from: 0, to: buffer.count, by: 64) {
-                compress(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + 64)]), &state, &schedule)
-            }
-        }
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in state {
-            for shift in stride(from: 24, through: 0, by: -8) {
-                digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
-            }
-        }
-        return digest
     }
 
-    private static func compress(_ block: UnsafeBufferPointer<UInt8>, _ state: inout [UInt32], _ w: inout [UInt32]) {
+    /// Runs the 64 rounds over the 64-byte `block`, updating `state`; `w` is room for the message
+    /// schedule (64 words), `k` the round constants.
+    private static func compress(
+        _ block: UnsafePointer<UInt8>, _ state: UnsafeMutableBufferPointer<UInt32>,
+        _ w: UnsafeMutableBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>
+    ) {
         for index in 0..<16 {
             w[index] =
                 UInt32(block[index * 4]) << 24 | UInt32(block[index * 4 + 1]) << 16
@@ -67,7 +86,7 @@ public enum SHA256 {
         for index in 0..<64 {
             let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
             let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ roundConstants[index] &+ w[index]
+            let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
             let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
             let majority = (a & b) ^ (a & c) ^ (b & c)
             let t2 = s0 &+ majority

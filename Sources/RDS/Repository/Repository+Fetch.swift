@@ -84,6 +84,7 @@ extension Repository {
             return failure(repositoryError(error, key), key: key, entry: allowStale ? entry : nil)
         }
         let now = store.clock.now
+        let renewed: Fetched<Value>
         switch response {
         case .fetched(let fetched):
             let stored = await keep(
@@ -91,22 +92,26 @@ extension Repository {
             let answer = RepositoryAnswer(
                 value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
-        case .notModified(let freshness, let newValidators, let renew):
-            guard let entry else {
-                let error = ServiceError(
-                    .badResponse, "The service answered “not modified” to an unconditional request")
-                return failure(repositoryError(error, key), key: key, entry: nil)
-            }
+        case .notModified(let freshness, let newValidators):
+            guard let entry else { return notModifiedWithoutEntry(key) }
             let merged = Validators(
                 etag: newValidators.etag ?? entry.validators.etag,
                 lastModified: newValidators.lastModified ?? entry.validators.lastModified)
-            let renewed = renew?(entry.value) ?? Fetched(value: entry.value, freshness: freshness, validators: merged)
-            let stored = await keep(renewed, for: key, at: now, claim: claim)
-            let answer = RepositoryAnswer(
-                value: renewed.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
-            return FlightOutcome(
-                result: .success(answer), state: .loaded(renewed.value, origin: .revalidated, at: now))
+            renewed = Fetched(value: entry.value, freshness: freshness, validators: merged)
+        case .notModifiedRenewing(let renew):
+            guard let entry else { return notModifiedWithoutEntry(key) }
+            renewed = renew(entry.value)
         }
+        let stored = await keep(renewed, for: key, at: now, claim: claim)
+        let answer = RepositoryAnswer(
+            value: renewed.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
+        return FlightOutcome(result: .success(answer), state: .loaded(renewed.value, origin: .revalidated, at: now))
+    }
+
+    /// The failure of a fetch the service answered “not modified” although nothing was stored to ask about.
+    private func notModifiedWithoutEntry(_ key: Key) -> FlightOutcome<Value> {
+        let error = ServiceError(.badResponse, "The service answered “not modified” to an unconditional request")
+        return failure(repositoryError(error, key), key: key, entry: nil)
     }
 
     /// Stores `fetched` when the upstream allows it and returns the stored entry; drops the key
