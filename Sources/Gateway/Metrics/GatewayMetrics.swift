@@ -100,8 +100,14 @@ public final class GatewayMetrics: Sendable {
 
     /// Creates the zero series of an upstream service.
     public func registerService(_ service: String) {
-        _ = upstreamCalls.labels(ServiceLabels(service: service))
-        _ = upstreamDuration.labels(ServiceLabels(service: service))
+        _ = recorder(service: service)
+    }
+
+    /// The recorder of a service's upstream calls, with its series resolved (created at zero) now.
+    public func recorder(service: String) -> UpstreamRecorder {
+        UpstreamRecorder(
+            service: service, calls: upstreamCalls.labels(ServiceLabels(service: service)),
+            duration: upstreamDuration.labels(ServiceLabels(service: service)), errors: upstreamErrors)
     }
 
     /// Counts one answered request.
@@ -141,11 +147,7 @@ public final class GatewayMetrics: Sendable {
 
     /// Counts one upstream call and its latency; `errorCode` (e.g. `upstream_timeout`) when it failed.
     public func recordUpstreamCall(service: String, duration: Duration, errorCode: String?) {
-        upstreamCalls.labels(ServiceLabels(service: service)).increment()
-        upstreamDuration.labels(ServiceLabels(service: service)).observe(duration)
-        if let errorCode {
-            upstreamErrors.labels(ServiceErrorLabels(service: service, code: errorCode)).increment()
-        }
+        recorder(service: service).record(duration: duration, errorCode: errorCode)
     }
 
     /// Reads a cache level's size and evictions at every rendering.

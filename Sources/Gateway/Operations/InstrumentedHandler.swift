@@ -10,7 +10,7 @@ private let instrumentedMethods: [HTTPMethod] = [.get, .head, .post, .put, .patc
 /// a new one) returned on the response and visible to upstream calls as ``RequestID/current``,
 /// counts it in ``GatewayMetrics``, and writes one JSON log line for it.
 ///
-/// A problem answer's whole error chain goes into that line as `error` (see ``ProblemLog``). A
+/// A problem answer's whole error chain goes into that line as `error` (see ``RequestLog``). A
 /// request whose client left before its answer is counted and logged at `info` with status 499
 /// (nginx's convention), not as the 5xx its cancelled handling produced.
 public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
@@ -33,7 +33,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     ///   - metrics: Where requests and cache results are counted.
     ///   - logger: Where the per-request lines go (at `info`, or `error` for 5xx answers to clients still there).
     ///   - classify: Names the route of a request, ``RouteClassification/unmatched`` when none (for the
-    ///     async path, only when `inner` recorded no ``MatchedRoute``).
+    ///     async path, only when `inner` recorded no route in ``RequestLog``).
     ///   - recentProblems: Keeps each problem answer with its error chain, for `GET /admin/errors`.
     ///   - respondImmediately: Answers at once as `inner` does, naming the route it matched (so
     ///     that `classify` need not match it again); by default `inner`, then `classify`.
@@ -68,18 +68,15 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         request.headers[RequestID.headerName] = id.value
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
-        let problems = ProblemLog()
-        let matched = MatchedRoute()
+        let log = RequestLog()
         let response = await RequestID.$current.withValue(id) {
-            await ProblemLog.$current.withValue(problems) {
-                await MatchedRoute.$current.withValue(matched) { await inner.handle(request) }
-            }
+            await RequestLog.$current.withValue(log) { await inner.handle(request) }
         }
         // The server cancels the handling task when the client goes away.
         var answer = response
         finish(
-            &answer, for: request, route: matched.recorded ?? classify(request), id: id, since: start,
-            clientGone: Task.isCancelled, error: problems.field)
+            &answer, for: request, route: log.route ?? classify(request), id: id, since: start,
+            clientGone: Task.isCancelled, error: log.problemField)
         return answer
     }
 

@@ -8,16 +8,15 @@ import HTTP1
 public struct InstrumentedTransport: Transport {
     private let inner: any Transport
     private let service: String
-    private let metrics: GatewayMetrics
+    private let recorder: UpstreamRecorder
     private let readiness: Readiness
 
     /// Wraps `inner`, the transport of the service named `service`.
     public init(wrapping inner: any Transport, service: String, metrics: GatewayMetrics, readiness: Readiness) {
         self.inner = inner
         self.service = service
-        self.metrics = metrics
+        self.recorder = metrics.recorder(service: service)
         self.readiness = readiness
-        metrics.registerService(service)
     }
 
     /// Sends through the wrapped transport, adding the request id and recording the outcome.
@@ -46,7 +45,7 @@ public struct InstrumentedTransport: Transport {
     }
 
     private func record(errorCode: String?, since start: ContinuousClock.Instant, updatesReadiness: Bool = true) {
-        metrics.recordUpstreamCall(service: service, duration: ContinuousClock.now - start, errorCode: errorCode)
+        recorder.record(duration: ContinuousClock.now - start, errorCode: errorCode)
         if updatesReadiness {
             readiness.recordUpstream(service: service, errorCode: errorCode)
         }

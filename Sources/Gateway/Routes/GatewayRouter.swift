@@ -98,7 +98,7 @@ public struct GatewayRouter: HTTPHandler {
         }
         switch matchOrReject(path) {
         case .success(let (route, captures)):
-            MatchedRoute.current?.record(route.classification)
+            RequestLog.current?.record(route: route.classification)
             return await repositoryRequest(request, route: route, captures: captures)
         case .failure(let refusal):
             return ProblemResponse.make(refusal, path: path)

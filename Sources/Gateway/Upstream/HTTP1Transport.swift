@@ -15,13 +15,19 @@ public struct HTTP1Transport: Transport {
         -> HTTPResponse
     {
         let clientTimeouts = HTTPClient.Timeouts(
-            connect: .seconds(timeouts.connect), firstByte: .seconds(timeouts.firstByte),
-            total: .seconds(timeouts.total))
+            connect: Self.duration(timeouts.connect), firstByte: Self.duration(timeouts.firstByte),
+            total: Self.duration(timeouts.total))
         do {
             return try await client.send(request, to: endpoint.host, port: endpoint.port, timeouts: clientTimeouts)
         } catch let error as HTTPClientError {
             throw Self.transportError(error, endpoint: endpoint)
         }
+    }
+
+    /// `seconds` to the nanosecond, through an integer (`Duration.seconds(_: Double)` converts
+    /// through 128-bit arithmetic that costs more than the rest of a call's set-up).
+    private static func duration(_ seconds: Double) -> Duration {
+        .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 
     /// Maps a client error. Its message names only `host:port`; the code goes into the details.

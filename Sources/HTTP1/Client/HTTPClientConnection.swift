@@ -5,8 +5,8 @@ import Synchronization
 /// One client connection to an upstream, a channel of an ``EventLoop``: a non-blocking socket
 /// watched by the loop's epoll, deadlines as loop timers. Bridged to `async` callers with a
 /// continuation per operation (connect, exchange). A caller already running on the connection's
-/// loop (a handler task preferring that loop) has its operation started within the same loop turn and is resumed on the
-/// same thread: no thread switch on the whole exchange.
+/// loop (a handler task preferring that loop) has its operation started at once and is resumed on
+/// the same thread: no thread switch on the whole exchange.
 ///
 /// Its mutable state is confined to the loop's thread; hence `@unchecked Sendable`. One caller
 /// uses it at a time (the pool hands it out exclusively).
@@ -133,7 +133,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
         let id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                loop.execute { [self] in
+                let start: @Sendable () -> Void = { [self] in
                     guard !isClosed, cancelledID != id else {
                         continuation.resume(throwing: isClosed ? closedError(afterBytes: false) : CancellationError())
                         return fail(CancellationError())
@@ -141,6 +141,8 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
                     operationID = id
                     begin(id, continuation)
                 }
+                // A caller already on the loop's thread (a handler task preferring the loop) starts at once.
+                if loop.isInLoopThread { start() } else { loop.execute(start) }
             }
         } onCancel: {
             loop.execute { [self] in

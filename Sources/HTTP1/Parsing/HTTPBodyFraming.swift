@@ -74,6 +74,10 @@ enum HTTPBodyFraming: Sendable, Equatable {
 
     /// The one length all `Content-Length` values (fields and list elements) agree on.
     private static func contentLength(_ values: [String], limits: HTTPParserLimits) throws(HTTPParseError) -> Int {
+        // The usual single value, not a list: nothing to split.
+        if values.count == 1, !values[0].utf8.contains(HTTPByte.comma) {
+            return try decimal(trimmed(values[0][...].utf8), limits: limits)
+        }
         var agreed: Int?
         for value in values {
             for element in value.utf8.split(separator: HTTPByte.comma, omittingEmptySubsequences: false) {
