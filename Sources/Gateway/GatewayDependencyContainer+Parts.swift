@@ -61,7 +61,7 @@ extension GatewayDependencyContainer {
             guard let settings = configuration.repositories[name] else { return }
             let route: RepositoryRoute
             do {
-                route = try RepositoryRoute(name: name, settings: settings)
+                route = try RepositoryRoute(name: name, settings: settings, metrics: metrics)
             } catch {
                 throw ConfigurationError(file: "<configuration>", keyPath: "repositories.\(name)", problem: "\(error)")
             }

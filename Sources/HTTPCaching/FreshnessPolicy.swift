@@ -94,9 +94,12 @@ public struct FreshnessPolicy: Sendable {
         evenIfUnstorable: Bool
     ) -> ResponseFreshness? {
         let (control, targeted) = control(of: headers)
+        // An answer that may never be stored (`no-store`, say) is settled before anything else is read.
+        let allowed = isStorable(status: status, control: control, headers: headers, requestHeaders: requestHeaders)
+        guard allowed || evenIfUnstorable else { return nil }
         let expires = targeted ? [] : headers.values(for: "Expires")
         let storable =
-            isStorable(status: status, control: control, headers: headers, requestHeaders: requestHeaders)
+            allowed
             && (!expires.isEmpty || control.isPublic || control.maxAge != nil || control.sharedMaxAge != nil
                 || Self.cacheableByDefault.contains(status))
         guard storable || evenIfUnstorable else { return nil }

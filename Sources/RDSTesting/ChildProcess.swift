@@ -9,9 +9,9 @@ import Synchronization
 /// pull request 5472), which crashed the test process (SIGSEGV in `Process.run()`) when a test
 /// running in parallel held many sockets open.
 ///
-/// The child gets `/dev/null` as standard input and output, a pipe as standard error (read into
-/// ``standardError``), no other descriptor of this process (`closefrom(3)` in the child), and its
-/// own process group.
+/// The child gets `/dev/null` as standard input and output unless given descriptors for them, a
+/// pipe as standard error (read into ``standardError``), no other descriptor of this process
+/// (`closefrom(3)` in the child), and its own process group.
 public final class ChildProcess: Sendable {
     /// Why the child could not be started.
     public struct Failure: Error, CustomStringConvertible {
@@ -34,16 +34,31 @@ public final class ChildProcess: Sendable {
     private let stopsReading = Atomic<Bool>(false)
 
     /// Starts `executable` with `arguments` and exactly `environment`.
+    /// - Parameters:
+    ///   - standardInput: A descriptor of this process the child reads as its standard input
+    ///     (e.g. a pipe's read end); `/dev/null` when `nil`.
+    ///   - standardOutput: A descriptor the child writes its standard output to; `/dev/null` when `nil`.
     /// - Throws: ``Failure`` when the pipe cannot be made or `posix_spawn` fails.
-    public init(executable: String, arguments: [String], environment: [String: String]) throws {
+    public init(
+        executable: String, arguments: [String], environment: [String: String], standardInput: Int32? = nil,
+        standardOutput: Int32? = nil
+    ) throws {
         var pipe: [Int32] = [-1, -1]
         guard Glibc.pipe(&pipe) == 0 else { throw Failure(description: "pipe failed (errno \(errno))") }
         for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, STDIN_FILENO)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        }
+        if let standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, STDOUT_FILENO)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, pipe[1], STDERR_FILENO)
         guard Self.addCloseFrom(3, to: &actions) else {
             close(pipe[0])
@@ -96,6 +111,9 @@ public final class ChildProcess: Sendable {
             if exit.status == nil { _ = kill(pid, signal) }
         }
     }
+
+    /// `true` once the child has ended and been reaped.
+    public var hasExited: Bool { exit.withLock { $0.status != nil } }
 
     /// Waits for the child to end and returns its exit code (or the signal that ended it).
     public func exitStatus() async -> Int32 {

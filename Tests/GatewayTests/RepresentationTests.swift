@@ -21,6 +21,19 @@ struct RepresentationTests {
         #expect(Self.sample.validators == Validators(etag: "\"v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT"))
     }
 
+    /// Equality and hashing look at the parts, not at which shared box holds them.
+    @Test func equality_ComparesStatusFieldsBodyAndMethod() {
+        let fields: HTTPHeaders = ["Content-Type": "text/plain", "ETag": "\"1\""]
+        let one = Representation(status: 200, headers: fields, body: [1])
+        let same = Representation(status: 200, headers: ["content-type": "text/plain", "etag": "\"1\""], body: [1])
+        #expect(one == same && one.hashValue == same.hashValue)
+        #expect(Set([one, same, one.withWireForm()]).count == 1)
+        #expect(one != Representation(status: 201, headers: fields, body: [1]))
+        #expect(one != Representation(status: 200, headers: fields, body: [2]))
+        #expect(one != Representation(status: 200, headers: ["Content-Type": "text/plain"], body: [1]))
+        #expect(one != Representation(status: 200, headers: fields, body: [1], method: .put))
+    }
+
     @Test func write_CarriesMethodBodyAndContentType() {
         let write = Representation.write(.patch, body: [1, 2], contentType: "application/merge-patch+json")
         #expect(write.method == .patch)
@@ -33,6 +46,16 @@ struct RepresentationTests {
         let representation = Representation(
             status: 200, headers: ["Connection": "X-Hop, close", "X-Hop": "1", "Keep-Alive": "5", "X-End": "2"])
         #expect(representation.headers.fields.map(\.name) == ["X-End"])
+    }
+
+    /// A lone `keep-alive` or `close` names no other field: every end-to-end field stays.
+    @Test func init_KeepsEveryEndToEndField_BesideALoneConnectionOption() {
+        let kept = Representation(
+            status: 200, headers: ["Connection": "Keep-Alive", "Keep-Alive": "timeout=5", "X-End": "2"])
+        #expect(kept.headers.fields.map(\.name) == ["X-End"])
+        let named = Representation(
+            status: 200, headers: ["Connection": "close", "connection": "X-Trace", "X-Trace": "1", "X-End": "2"])
+        #expect(named.headers.fields.map(\.name) == ["X-End"])
     }
 
     @Test func coding_NeverStoresSetCookie() throws {

@@ -37,6 +37,28 @@ struct RouterFastPathTests {
         await upstream.stop()
     }
 
+    @Test func handle_NamesTheRouteItMatched_ToTheLogLine_WithoutClassifyingAgain() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/p") { _, _ in EndToEndUpstream.Reply(headers: ["Cache-Control": "no-store"], body: "p") }
+        let configuration = GatewayConfiguration(
+            services: ["up": ServiceSettings(baseURL: upstream.baseURL)],
+            repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")])
+        let container = try await Bootstrap.makeContainer(
+            configuration: configuration, clock: EndToEndGateway.makeClock(), logger: RecordingLogger())
+        let logger = RecordingLogger()
+        // A classifier that would name no route: the router's own match is what the line names.
+        let handler = InstrumentedHandler(
+            wrapping: GatewayRouter(container: container), metrics: container.metrics, logger: logger
+        ) { _ in .unmatched }
+        #expect(await handler.handle(HTTPRequest(method: .get, target: "/items/p")).status == 200)
+        #expect(await handler.handle(HTTPRequest(method: .get, target: "/health")).status == 200)
+        let lines = logger.entries.filter { $0.event == "request" }
+        #expect(lines.map { $0.fields["route"] } == ["/items/{id}", "unmatched"])
+        #expect(lines.map { $0.fields["repository"] } == ["items", nil])
+        await Bootstrap.shutdown(container: container)
+        await upstream.stop()
+    }
+
     @Test func warmUp_LoadsTheConfiguredPaths() async throws {
         let upstream = try await EndToEndUpstream.start()
         upstream.on("/items/w") { _, _ in EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60"], body: "warm")

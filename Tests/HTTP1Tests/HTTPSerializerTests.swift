@@ -132,6 +132,32 @@ struct HTTPSerializerTests {
         #expect(text == "GET / HTTP/1.1\r\nHost: example.org\r\n\r\n")
     }
 
+    /// Heads are written into memory sized beforehand: every piece must land whole, for any
+    /// status, field length and framing.
+    @Test(arguments: [200, 299, 404, 599])
+    func response_WritesEveryPieceWhole_ForLongFieldsAndAnyStatus(status: Int) {
+        let long = String(repeating: "v", count: 5_000)
+        let response = HTTPResponse(
+            status: status, headers: ["X-Long": long, "Date": "Mon, 07 Nov 1994 08:49:37 GMT", "X-\u{7F}": "y", "X-C": "a\u{1}b"],
+            bytes: Array(repeating: 0x61, count: 12_345))
+        let text = Self.text(HTTPSerializer.head(response, requestMethod: .get, keepAlive: false, date: Self.date))
+        let reason = HTTPSerializer.reasonPhrase(for: status)
+        #expect(
+            text == "HTTP/1.1 \(status) \(reason)\r\nServer: rds-gateway\r\nDate: Mon, 07 Nov 1994 08:49:37 GMT\r\n"
+                + "X-Long: \(long)\r\nX-C: a b\r\nContent-Length: 12345\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test func request_WritesEveryPieceInItsPlace_WithABody() {
+        let request = HTTPRequest(
+            method: .patch, target: "/notes/1?x=1",
+            headers: ["Connection": "close", "Transfer-Encoding": "chunked", "X-A": "1\r\n2"],
+            body: Array("{}".utf8))
+        let text = Self.text(HTTPSerializer.request(request, host: "fe80::1", port: 80))
+        #expect(
+            text == "PATCH /notes/1?x=1 HTTP/1.1\r\nHost: [fe80::1]\r\nConnection: close\r\nX-A: 1  2\r\n"
+                + "Content-Length: 2\r\n\r\n{}")
+    }
+
     @Test func date_FormatsIMFFixdate() {
         #expect(Self.text(HTTPDate.format(secondsSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.current().count == 29)
@@ -144,5 +170,17 @@ struct HTTPSerializerTests {
         #expect(!HTTPHeaders().connectionKeepsAlive(version: .http1_0))
         #expect(!close.connectionKeepsAlive(version: .http1_1))
         #expect(keep.connectionKeepsAlive(version: .http1_0))
+    }
+
+    /// A lone option (the usual field) is read without splitting, in any case, and decides as a list would.
+    @Test func connectionKeepsAlive_ReadsALoneOptionInAnyCase() {
+        let keep: HTTPHeaders = ["Connection": "Keep-Alive"]
+        let close: HTTPHeaders = ["Connection": "CLOSE"]
+        let both: HTTPHeaders = ["Connection": "keep-alive", "connection": "close"]
+        let other: HTTPHeaders = ["Connection": "upgrade"]
+        #expect(keep.connectionKeepsAlive(version: .http1_0))
+        #expect(!close.connectionKeepsAlive(version: .http1_1))
+        #expect(!both.connectionKeepsAlive(version: .http1_1))
+        #expect(!other.connectionKeepsAlive(version: .http1_0))
     }
 }

@@ -115,6 +115,17 @@ public final class GatewayMetrics: Sendable {
         requestDuration.labels(RouteLabels(route: route)).observe(duration)
     }
 
+    /// The recorder of a route's requests (and of its repository's reads, when it has one), with
+    /// their series resolved now; the repository's series are created at zero as by ``registerRepository(_:)``.
+    public func recorder(route: String, repository: String?) -> RouteRecorder {
+        let lookups = repository.map { repository in
+            CacheResult.allCases.map { cacheLookups.labels(CacheLabels(repository: repository, result: $0)) }
+        }
+        return RouteRecorder(
+            route: route, family: requests, duration: requestDuration.labels(RouteLabels(route: route)),
+            cacheLookups: lookups ?? [])
+    }
+
     /// Counts one repository read by how it was answered.
     public func recordCacheResult(_ result: CacheResult, repository: String) {
         cacheLookups.labels(CacheLabels(repository: repository, result: result)).increment()

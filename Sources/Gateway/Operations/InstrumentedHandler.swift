@@ -32,7 +32,8 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     ///   - inner: The handler answering the requests.
     ///   - metrics: Where requests and cache results are counted.
     ///   - logger: Where the per-request lines go (at `info`, or `error` for 5xx answers to clients still there).
-    ///   - classify: Names the route of a request, ``RouteClassification/unmatched`` when none.
+    ///   - classify: Names the route of a request, ``RouteClassification/unmatched`` when none (for the
+    ///     async path, only when `inner` recorded no ``MatchedRoute``).
     ///   - recentProblems: Keeps each problem answer with its error chain, for `GET /admin/errors`.
     ///   - respondImmediately: Answers at once as `inner` does, naming the route it matched (so
     ///     that `classify` need not match it again); by default `inner`, then `classify`.
@@ -68,14 +69,17 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
         let problems = ProblemLog()
+        let matched = MatchedRoute()
         let response = await RequestID.$current.withValue(id) {
-            await ProblemLog.$current.withValue(problems) { await inner.handle(request) }
+            await ProblemLog.$current.withValue(problems) {
+                await MatchedRoute.$current.withValue(matched) { await inner.handle(request) }
+            }
         }
         // The server cancels the handling task when the client goes away.
         var answer = response
         finish(
-            &answer, for: request, route: classify(request), id: id, since: start, clientGone: Task.isCancelled,
-            error: problems.field)
+            &answer, for: request, route: matched.recorded ?? classify(request), id: id, since: start,
+            clientGone: Task.isCancelled, error: problems.field)
         return answer
     }
 
@@ -91,12 +95,15 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         let duration = ContinuousClock.now - start
         let status = clientGone ? Self.clientClosedRequest : response.status
         let method = instrumentedMethods.contains(request.method) ? request.method.rawValue : "other"
-        metrics.recordRequest(route: classification.route, method: method, status: status, duration: duration)
         let cache = response.headers["X-Cache"]
-        if let repository = classification.repository, let cache,
-            let result = GatewayMetrics.CacheResult(xCache: cache)
-        {
-            metrics.recordCacheResult(result, repository: repository)
+        let cacheResult = cache.flatMap(GatewayMetrics.CacheResult.init(xCache:))
+        if let recorder = classification.recorder {
+            recorder.record(method: method, status: status, duration: duration, cacheResult: cacheResult)
+        } else {
+            metrics.recordRequest(route: classification.route, method: method, status: status, duration: duration)
+            if let repository = classification.repository, let cacheResult {
+                metrics.recordCacheResult(cacheResult, repository: repository)
+            }
         }
         // Sorted by name, as `Logger.log(_:_:orderedFields:)` requires.
         var fields: [(name: String, value: LogValue)] = []

@@ -26,7 +26,7 @@ public struct InstrumentedTransport: Transport {
     {
         var request = request
         if let id = RequestID.current, !request.headers.contains(RequestID.headerName) {
-            request.headers[RequestID.headerName] = id.value
+            request.headers.add(name: RequestID.headerName, value: id.value)
         }
         let start = ContinuousClock.now
         do {

@@ -8,9 +8,25 @@ public struct RouteClassification: Sendable, Hashable {
     /// The repository behind the route, when it is a repository route.
     public var repository: String?
 
+    /// Where this route's requests are counted, resolved once; `nil` for routes counted by label
+    /// (``GatewayMetrics/recordRequest(route:method:status:duration:)``). Not part of equality.
+    public let recorder: RouteRecorder?
+
     /// Creates a classification.
-    public init(route: String, repository: String? = nil) {
+    public init(route: String, repository: String? = nil, recorder: RouteRecorder? = nil) {
         self.route = route
         self.repository = repository
+        self.recorder = recorder
+    }
+
+    /// Equal when the route and the repository are.
+    public static func == (lhs: RouteClassification, rhs: RouteClassification) -> Bool {
+        lhs.route == rhs.route && lhs.repository == rhs.repository
+    }
+
+    /// Hashes the route and the repository.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(route)
+        hasher.combine(repository)
     }
 }

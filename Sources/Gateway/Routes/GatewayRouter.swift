@@ -89,15 +89,16 @@ public struct GatewayRouter: HTTPHandler {
             }
             return Self.health
         }
-        if path == "/admin" || path.hasPrefix("/admin/") { return await admin(request) }
-        if path.hasPrefix("/hooks/") { return await hook(request) }
+        if path == "/admin" || Self.path(path, startsWith: "/admin/") { return await admin(request) }
+        if Self.path(path, startsWith: "/hooks/") { return await hook(request) }
         if path == "/events" { return multiTopicEvents(request) }
-        if let demo, path.hasPrefix("/__demo/") {
+        if let demo, Self.path(path, startsWith: "/__demo/") {
             if let refusal = adminAccess.demoRefusal(for: request) { return ProblemResponse.make(refusal, path: path) }
             return await demo.handle(request)
         }
         switch matchOrReject(path) {
         case .success(let (route, captures)):
+            MatchedRoute.current?.record(route.classification)
             return await repositoryRequest(request, route: route, captures: captures)
         case .failure(let refusal):
             return ProblemResponse.make(refusal, path: path)
@@ -131,10 +132,10 @@ public struct GatewayRouter: HTTPHandler {
         if path == "/health" || path == "/metrics" || path == "/health/ready" {
             return RouteClassification(route: String(path))
         }
-        if path.hasPrefix("/admin/") { return RouteClassification(route: "/admin") }
-        if path.hasPrefix("/hooks/") { return RouteClassification(route: "/hooks/{repository}") }
+        if Self.path(path, startsWith: "/admin/") { return RouteClassification(route: "/admin") }
+        if Self.path(path, startsWith: "/hooks/") { return RouteClassification(route: "/hooks/{repository}") }
         if path == "/events" { return RouteClassification(route: "/events") }
-        if demo != nil, path.hasPrefix("/__demo/") { return RouteClassification(route: "/__demo") }
+        if demo != nil, Self.path(path, startsWith: "/__demo/") { return RouteClassification(route: "/__demo") }
         guard case .success(let (route, _)) = matchOrReject(path, capturing: false) else { return .unmatched }
         return route.classification
     }
@@ -156,6 +157,12 @@ public struct GatewayRouter: HTTPHandler {
     /// would cut the upstream path or query short.
     static func hasFragment(_ request: HTTPRequest) -> Bool {
         request.target.utf8.contains(UInt8(ascii: "#"))
+    }
+
+    /// `true` when `path` starts with `prefix`, compared over bytes (a `Character` comparison
+    /// costs more than a route match).
+    static func path(_ path: Substring, startsWith prefix: String) -> Bool {
+        path.utf8.starts(with: prefix.utf8)
     }
 
     /// `true` when the client asks for Server-Sent Events (`Accept: text/event-stream`).

@@ -88,6 +88,8 @@ enum RepositoryResponse {
     /// `<forward>; fwd-status=<status>` (`; stored` when the cache kept it).
     static func uncached(_ reply: Representation, forward: String, stored: Bool) -> HTTPResponse {
         var headers = reply.headers
+        // Copied once, with room for `X-Cache`, `Cache-Status` and the request id.
+        headers.reserveCapacity(headers.count + 3)
         headers["X-Cache"] = forward == "fwd=request" ? "BYPASS" : "MISS"
         headers["Cache-Status"] =
             "\(cacheName); \(forward); fwd-status=\(reply.status)" + (stored ? "; stored" : "")

@@ -19,8 +19,10 @@ public final class RepositoryRoute: Sendable {
     public let classification: RouteClassification
 
     /// Builds the route of a validated repository.
+    /// - Parameter metrics: Where its requests are counted: their series are resolved now (see
+    ///   ``RouteClassification/recorder``); `nil` leaves them to be found by label.
     /// - Throws: ``RouteTemplateError`` when a template does not parse (validation prevents it).
-    public init(name: String, settings: RepositorySettings) throws(RouteTemplateError) {
+    public init(name: String, settings: RepositorySettings, metrics: GatewayMetrics? = nil) throws(RouteTemplateError) {
         self.name = name
         self.settings = settings
         self.template = try RouteTemplate(parsing: settings.route)
@@ -31,7 +33,8 @@ public final class RepositoryRoute: Sendable {
             case .only(let names): names.isEmpty ? .none : .only(Set(names))
             }
         self.keyRules = CacheKeyRules(queryParameters: query, headers: settings.forwardedHeaderList)
-        self.classification = RouteClassification(route: settings.route, repository: name)
+        self.classification = RouteClassification(
+            route: settings.route, repository: name, recorder: metrics?.recorder(route: settings.route, repository: name))
     }
 
     /// The key for a request whose path matched with `captures`: the upstream path from the

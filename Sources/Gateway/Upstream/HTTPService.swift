@@ -33,7 +33,7 @@ public struct HTTPService: Service {
     /// Supplies the base URL.
     public let host: any HostProvider
     /// The transport's timeouts.
-    public let timeouts: UpstreamTimeouts
+    public internal(set) var timeouts: UpstreamTimeouts
     /// Headers sent on every call (a forwarded client header of the same name replaces one).
     public let defaultHeaders: HTTPHeaders
     /// Supply the credentials sent on every call (an API key, a bearer token, an OAuth2 token).

@@ -49,9 +49,8 @@ extension Representation: DatastoreCodable {
         try reader.expectEnd()
         // The fields were filtered (hop-by-hop dropped) when the representation was made, before
         // it was encoded: only their wire form is made again.
-        self.status = status
-        self.headers = HTTPHeaders(fields).withSerializedFields()
-        self.body = body
-        self.method = method.isEmpty ? nil : HTTPMethod(rawValue: method)
+        self.init(
+            status: status, keptHeaders: HTTPHeaders(fields).withSerializedFields(), body: body,
+            method: method.isEmpty ? nil : HTTPMethod(rawValue: method))
     }
 }

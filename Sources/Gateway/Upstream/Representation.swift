@@ -25,24 +25,46 @@ public struct Representation: Sendable, Hashable {
     ]
 
     /// The HTTP status the upstream answered.
-    public let status: Int
+    public var status: Int { contents.status }
     /// The end-to-end header fields, in the upstream's order.
-    public let headers: HTTPHeaders
+    public var headers: HTTPHeaders { contents.headers }
     /// The body.
-    public let body: [UInt8]
+    public var body: [UInt8] { contents.body }
     /// For a write handed to ``HTTPService/save(_:for:)``: the method to forward (`nil` means `PUT`).
     /// Always `nil` on fetched representations.
-    public let method: HTTPMethod?
+    public var method: HTTPMethod? { contents.method }
+
+    /// The parts, in one shared box: a representation is copied several times on every cache
+    /// hit (into and out of entries, answers and plans), which is then one reference count, not
+    /// one per field array, wire form, body and method.
+    private let contents: Contents
+
+    private final class Contents: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: [UInt8]
+        let method: HTTPMethod?
+
+        init(status: Int, headers: HTTPHeaders, body: [UInt8], method: HTTPMethod?) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.method = method
+        }
+    }
 
     /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`;
     /// `wireForm: false` leaves the kept fields without their wire form (see ``withWireForm()``).
     public init(
         status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil, wireForm: Bool = true
     ) {
-        let named = headers.values(for: "Connection").flatMap { value in
-            value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
-        }
-        self.status = status
+        // The usual `Connection: keep-alive` (or `close`) names no field but a hop-by-hop one: not split.
+        let named: [String] =
+            !headers.fields.contains(where: Self.namesOtherFields)
+            ? []
+            : headers.values(for: "Connection").flatMap { value in
+                value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
+            }
         // Names compared without case (no lower-casing and hashing of every name of every
         // upstream answer). With their wire form made once (unless `wireForm` is off): a cached
         // representation's head is then copied, not rebuilt field by field, on every hit.
@@ -54,16 +76,22 @@ public struct Representation: Sendable, Hashable {
         {
             kept.append(field)
         }
-        self.headers = wireForm ? HTTPHeaders(kept).withSerializedFields() : HTTPHeaders(kept)
-        self.body = body
-        self.method = method
+        self.init(
+            status: status, keptHeaders: wireForm ? HTTPHeaders(kept).withSerializedFields() : HTTPHeaders(kept),
+            body: body, method: method)
     }
 
-    private init(status: Int, keptHeaders: HTTPHeaders, body: [UInt8], method: HTTPMethod?) {
-        self.status = status
-        self.headers = keptHeaders
-        self.body = body
-        self.method = method
+    /// `true` for a `Connection` field that may name fields besides the hop-by-hop ones (anything
+    /// but a lone `keep-alive` or `close`).
+    private static func namesOtherFields(_ field: HTTPField) -> Bool {
+        HTTPHeaders.equalsIgnoringCase(field.name, "connection")
+            && !HTTPHeaders.equalsIgnoringCase(field.value, "keep-alive")
+            && !HTTPHeaders.equalsIgnoringCase(field.value, "close")
+    }
+
+    /// A representation of fields already kept (nothing hop-by-hop in them).
+    init(status: Int, keptHeaders: HTTPHeaders, body: [UInt8], method: HTTPMethod?) {
+        contents = Contents(status: status, headers: keptHeaders, body: body, method: method)
     }
 
     /// This representation with its fields' wire form, as every stored one has.
@@ -88,6 +116,21 @@ public struct Representation: Sendable, Hashable {
         if let contentType { headers["Content-Type"] = contentType }
         if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
         return Representation(status: 0, headers: headers, body: body, method: method)
+    }
+
+    /// Equal when status, fields, body and method are.
+    public static func == (lhs: Representation, rhs: Representation) -> Bool {
+        lhs.contents === rhs.contents
+            || (lhs.status == rhs.status && lhs.headers == rhs.headers && lhs.body == rhs.body
+                && lhs.method == rhs.method)
+    }
+
+    /// Hashes status, fields, body and method.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(headers)
+        hasher.combine(body)
+        hasher.combine(method)
     }
 
     /// The `Content-Type` field, if any.

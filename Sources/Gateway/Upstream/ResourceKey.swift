@@ -31,7 +31,7 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
         passedHeaders: [String: String] = [:]
     ) {
         self.repository = repository
-        self.path = path.hasPrefix("/") ? path : "/" + path
+        self.path = path.utf8.first == UInt8(ascii: "/") ? path : "/" + path
         self.query = Self.normalizedQuery(query ?? "", admitting: { _ in true })
         var lowered: [String: String] = [:]
         for (name, value) in headers {
@@ -81,6 +81,8 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
     /// Splits `query` at `&`, keeps the non-empty parameters whose percent-decoded name `admits`
     /// accepts, and joins them again sorted by name.
     static func normalizedQuery(_ query: Substring, admitting admits: (String) -> Bool) -> String {
+        // Most requests carry none: nothing to split, sort and join.
+        guard !query.isEmpty else { return "" }
         var parameters: [(name: String, raw: Substring)] = []
         for raw in query.split(separator: "&", omittingEmptySubsequences: true) {
             let rawName = raw.firstIndex(of: "=").map { raw[..<$0] } ?? raw

@@ -6,7 +6,9 @@ public protocol Transport: Sendable {
     /// Sends `request` (its `target` is the path and query) to `endpoint` and returns the whole answer
     /// with a `.bytes` body.
     ///
-    /// Called by ``HTTPService`` once per upstream call. Cancelling the calling task abandons the exchange.
+    /// Called by ``HTTPService`` once per upstream call. Cancelling the calling task abandons the
+    /// exchange. The exchange ends by `timeouts.total` (a `timeout` error with the detail
+    /// `phase: total`): a repository's fetch deadline is passed down as that timeout.
     /// - Throws: ``TransportError``; `CancellationError` when the task was cancelled.
     func send(_ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts) async throws
         -> HTTPResponse

@@ -47,7 +47,7 @@ public final class HTTPClient: Sendable {
         _ request: HTTPRequest, to host: String, port: Int, timeouts: Timeouts = Timeouts()
     ) async throws -> HTTPResponse {
         let totalDeadline = ContinuousClock.now + timeouts.total
-        let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let endpoint = Self.endpoint(host: host, port: port)
         let exchange = HTTPClientExchange(
             request, host: host, port: port, limits: configuration.limits, budget: configuration.bodyBudget)
         let current = EventLoop.current
@@ -80,7 +80,7 @@ public final class HTTPClient: Sendable {
 
     /// Idle connections pooled for `host`:`port` right now.
     public func idleConnectionCount(host: String, port: Int) -> Int {
-        let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let endpoint = Self.endpoint(host: host, port: port)
         return idle.withLock { $0[endpoint]?.count { !$0.connection.isRetired } ?? 0 }
     }
 
@@ -134,14 +134,16 @@ public final class HTTPClient: Sendable {
 
     private func checkIn(_ connection: HTTPClientConnection) {
         let entry = IdleConnection(connection: connection, since: .now)
-        let pooled = idle.withLock { pool in
-            guard pool[connection.endpoint, default: []].count < configuration.maxIdleConnectionsPerHost else {
-                return false
-            }
-            pool[connection.endpoint, default: []].append(entry)
-            return true
-        }
+        let limit = configuration.maxIdleConnectionsPerHost
+        let pooled = idle.withLock { pool in Self.append(entry, to: &pool[connection.endpoint, default: []], limit: limit) }
         if !pooled { connection.close() }
+    }
+
+    /// Appends `entry` to `list` (one host's idle connections, looked up once) unless it holds `limit` already.
+    private static func append(_ entry: IdleConnection, to list: inout [IdleConnection], limit: Int) -> Bool {
+        guard list.count < limit else { return false }
+        list.append(entry)
+        return true
     }
 
     private func address(host: String, port: Int, endpoint: String) throws -> SocketAddress {
@@ -153,6 +155,12 @@ public final class HTTPClient: Sendable {
         } catch let error as SocketError {
             throw HTTPClientError(.connectFailed, "Could not resolve \(endpoint).", underlying: error)
         }
+    }
+
+    /// `host:port`, the pool's key; an IPv6 literal in brackets (found over bytes: a `Character`
+    /// search costs more than the rest of the key).
+    private static func endpoint(host: String, port: Int) -> String {
+        host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Methods safe to send twice (RFC 9110 §9.2.2).

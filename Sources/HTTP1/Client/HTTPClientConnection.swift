@@ -35,12 +35,13 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     private var cancelledID: Int?
     private static let nextID = Atomic<Int>(1)
 
-    /// A deadline of the operation in progress.
+    /// A deadline of the operation in progress (its error is made only if it passes).
     private struct Deadline {
         let instant: ContinuousClock.Instant
-        let error: HTTPClientError
+        /// The phase a timeout at this deadline reports.
+        let phase: HTTPClientError.Phase
         /// Applies only until the answer's first byte (the first-byte timeout).
-        let untilFirstByte: Bool
+        var untilFirstByte: Bool { phase == .firstByte }
     }
 
     private init(socket: Socket, endpoint: String, loop: EventLoop) {
@@ -75,8 +76,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
             guard !started.isConnected else { return continuation.resume() }
             connection.connecting = continuation
             connection.setWriting(true)
-            let error = HTTPClientError(.timeout(phase), "Connecting to \(endpoint) timed out.")
-            connection.arm([Deadline(instant: deadline, error: error, untilFirstByte: false)])
+            connection.arm([Deadline(instant: deadline, phase: phase)])
         }
         return connection
     }
@@ -90,16 +90,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
         try await perform { [self] _, continuation in
             exchanging = continuation
             self.exchange = exchange
-            arm([
-                Deadline(
-                    instant: totalDeadline,
-                    error: HTTPClientError(.timeout(.total), "The call to \(endpoint) timed out."),
-                    untilFirstByte: false),
-                Deadline(
-                    instant: firstByteDeadline,
-                    error: HTTPClientError(.timeout(.firstByte), "\(endpoint) did not answer in time."),
-                    untilFirstByte: true),
-            ])
+            arm([Deadline(instant: totalDeadline, phase: .total), Deadline(instant: firstByteDeadline, phase: .firstByte)])
             writable()
         }
     }
@@ -165,7 +156,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     }
 
     private func armNextDeadline() {
-        let applicable = deadlines.filter { !$0.untilFirstByte || exchange?.hasReceivedBytes != true }
+        let applicable = deadlines.lazy.filter { !$0.untilFirstByte || self.exchange?.hasReceivedBytes != true }
         guard let next = applicable.min(by: { $0.instant < $1.instant }), !isClosed else { return }
         // A timer already pending fires no later: it re-arms for the rest when it does.
         if let timerDue, timerDue <= next.instant { return }
@@ -181,8 +172,17 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     private func deadlineReached() {
         let now = ContinuousClock.now
         let passed = deadlines.first { $0.instant <= now && (!$0.untilFirstByte || exchange?.hasReceivedBytes != true) }
-        if let passed { return fail(passed.error) }
+        if let passed { return fail(timeoutError(passed)) }
         armNextDeadline()
+    }
+
+    /// The error of a deadline that has passed.
+    private func timeoutError(_ deadline: Deadline) -> HTTPClientError {
+        let message =
+            if connecting != nil { "Connecting to \(endpoint) timed out." }
+            else if deadline.untilFirstByte { "\(endpoint) did not answer in time." }
+            else { "The call to \(endpoint) timed out." }
+        return HTTPClientError(.timeout(deadline.phase), message)
     }
 
     /// The operation succeeded: its deadlines no longer apply (a pending timer finds none).

@@ -24,7 +24,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The first value for `name` (case-insensitive); setting replaces every field of that name,
     /// and `nil` removes them.
     public subscript(name: String) -> String? {
-        get { fields.first { Self.equalsIgnoringCase($0.name, name) }?.value }
+        get { firstIndex(named: name).map { fields[$0].value } }
         set {
             remove(name)
             if let newValue { fields.append(HTTPField(name: name, value: newValue)) }
@@ -33,7 +33,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Every value for `name`, in order.
     public func values(for name: String) -> [String] {
-        fields.filter { Self.equalsIgnoringCase($0.name, name) }.map(\.value)
+        // One pass, no array of fields in between: nothing is allocated when no field has the name.
+        var values: [String] = []
+        for field in fields where Self.equalsIgnoringCase(field.name, name) { values.append(field.value) }
+        return values
     }
 
     /// Appends a field, keeping earlier ones of the same name.
@@ -45,7 +48,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Removes every field named `name` (without copying shared fields when there is none).
     public mutating func remove(_ name: String) {
-        guard let first = fields.firstIndex(where: { Self.equalsIgnoringCase($0.name, name) }) else { return }
+        guard let first = firstIndex(named: name) else { return }
         if let serialized, first < serialized.count { self.serialized = nil }
         fields.removeAll { Self.equalsIgnoringCase($0.name, name) }
     }
@@ -60,7 +63,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// `true` when a field named `name` is present.
-    public func contains(_ name: String) -> Bool { fields.contains { Self.equalsIgnoringCase($0.name, name) } }
+    public func contains(_ name: String) -> Bool { firstIndex(named: name) != nil }
+
+    /// The position of the first field named `name`: a plain loop telling lengths apart first
+    /// over the fields in place (a predicate closure per field, and a copy of each field, cost more than most comparisons).
+    private func firstIndex(named name: String) -> Int? {
+        let length = name.utf8.count
+        return fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where fields[index].name.utf8.count == length {
+                if Self.sameBytesIgnoringCase(fields[index].name.utf8, name.utf8) { return index }
+            }
+            return nil
+        }
+    }
 
     /// The number of fields.
     public var count: Int { fields.count }

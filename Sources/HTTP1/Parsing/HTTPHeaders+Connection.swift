@@ -4,6 +4,12 @@ extension HTTPHeaders {
     public func connectionKeepsAlive(version: HTTPVersion) -> Bool {
         var keepAlive = false
         for field in fields where Self.equalsIgnoringCase(field.name, "connection") {
+            // A lone option, the usual case, needs no split.
+            if Self.equalsIgnoringCase(field.value, "keep-alive") {
+                keepAlive = true
+                continue
+            }
+            if Self.equalsIgnoringCase(field.value, "close") { return false }
             // Split over bytes (no grapheme breaking); the options are short, so `String` stays inline.
             for option in field.value.utf8.split(separator: UInt8(ascii: ",")) {
                 let token = String(Substring(option).trimmingWhitespace())

@@ -49,56 +49,63 @@ public enum HTTPSerializer {
         // The wire form of the leading fields, when the headers carry one (it drops every
         // `Content-Length`, so not when a handler's own one is kept).
         let serialized = keepsHandlerLength ? nil : response.headers.serialized
-        let fields = response.headers.fields[...]
-        let unserialized = fields.dropFirst(serialized?.count ?? 0)
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + (serialized?.bytes.count ?? 0))
-        if response.status == 200 {
-            out.append(contentsOf: statusLineOK)
-        } else {
-            out.append(contentsOf: "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n".utf8)
-        }
-        out.append(contentsOf: serverLine)
-        if let ownDate = serialized?.date ?? unserialized.first(where: { isDate($0.name) })?.value {
-            appendField("Date", ownDate, to: &out)
-        } else {
-            out.append(contentsOf: "Date: ".utf8)
-            out.append(contentsOf: date)
-            appendLineEnd(to: &out)
-        }
-        if let serialized { out.append(contentsOf: serialized.bytes) }
-        appendFieldLines(unserialized, keepingLength: keepsHandlerLength, to: &out)
-        if response.status >= 200, response.status != 204, response.status != 304 {
-            if let bodyCount {
-                if !(keepsHandlerLength && response.headers.contains("content-length")) {
-                    out.append(contentsOf: contentLengthPrefix)
-                    appendDecimal(bodyCount, to: &out)
-                    appendLineEnd(to: &out)
-                }
+        let unserialized = response.headers.fields[...].dropFirst(serialized?.count ?? 0)
+        let ownDate = serialized?.date ?? unserialized.first(where: { isDate($0.name) })?.value
+        let statusLine =
+            response.status == 200 ? nil : "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n"
+        // Sized once for the longest the head can be, then written without growing.
+        var bound = (statusLine?.utf8.count ?? statusLineOK.count) + serverLine.count + (serialized?.bytes.count ?? 0)
+        bound += 8 + (ownDate.map { $0.utf8.count } ?? date.count) + framingBound + keepAliveEnd.count
+        for field in unserialized { bound += HTTPHeadBuffer.fieldBound(field.name, field.value) }
+        return [UInt8](unsafeUninitializedCapacity: bound) { memory, initialized in
+            var head = HTTPHeadBuffer(writingAt: memory.baseAddress!)
+            if let statusLine { head.write(statusLine) } else { head.write(statusLineOK) }
+            head.write(serverLine)
+            if let ownDate {
+                head.writeField("Date", ownDate)
             } else {
-                appendTrustedField("Transfer-Encoding", "chunked", to: &out)
+                head.write(datePrefix)
+                head.write(date)
+                head.writeLineEnd()
             }
+            if let serialized { head.write(serialized.bytes) }
+            writeFieldLines(unserialized, keepingLength: keepsHandlerLength, to: &head)
+            if response.status >= 200, response.status != 204, response.status != 304 {
+                if let bodyCount {
+                    if !(keepsHandlerLength && response.headers.contains("content-length")) {
+                        head.write(contentLengthPrefix)
+                        head.writeDecimal(bodyCount)
+                        head.writeLineEnd()
+                    }
+                } else {
+                    head.writeTrustedField("Transfer-Encoding", "chunked")
+                }
+            }
+            head.write(keepAlive ? keepAliveEnd : closeEnd)
+            initialized = head.count
         }
-        out.append(contentsOf: keepAlive ? keepAliveEnd : closeEnd)
-        return out
     }
 
     /// `fields` as a head carries them: each `name: value\r\n` in order, without `Server` and
     /// `Date` (written in their own place) and the framing fields (see ``head(_:requestMethod:keepAlive:date:)``).
     static func fieldLines(_ fields: ArraySlice<HTTPField>, keepingLength: Bool) -> [UInt8] {
-        var out: [UInt8] = []
-        appendFieldLines(fields, keepingLength: keepingLength, to: &out)
-        return out
+        let bound = fields.reduce(0) { $0 + HTTPHeadBuffer.fieldBound($1.name, $1.value) }
+        return [UInt8](unsafeUninitializedCapacity: bound) { memory, initialized in
+            guard let base = memory.baseAddress else { return }
+            var lines = HTTPHeadBuffer(writingAt: base)
+            writeFieldLines(fields, keepingLength: keepingLength, to: &lines)
+            initialized = lines.count
+        }
     }
 
-    private static func appendFieldLines(
-        _ fields: ArraySlice<HTTPField>, keepingLength: Bool, to out: inout [UInt8]
+    private static func writeFieldLines(
+        _ fields: ArraySlice<HTTPField>, keepingLength: Bool, to head: inout HTTPHeadBuffer
     ) {
         for field in fields
         where !isFraming(field.name, keepingLength: keepingLength)
             && !HTTPHeaders.equalsIgnoringCase(field.name, "server") && !isDate(field.name)
         {
-            appendField(field.name, field.value, to: &out)
+            head.writeField(field.name, field.value)
         }
     }
 
@@ -123,26 +130,36 @@ public enum HTTPSerializer {
     /// fields, `Content-Length` when there is a body or the method usually carries one, then the body.
     /// The request's own `Content-Length` and `Transfer-Encoding` are replaced.
     public static func request(_ request: HTTPRequest, host: String, port: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + request.body.count)
-        out.append(contentsOf: request.method.rawValue.utf8)
-        out.append(HTTPByte.space)
-        out.append(contentsOf: request.target.utf8)
-        out.append(contentsOf: " HTTP/1.1\r\n".utf8)
-        if !request.headers.contains("host") {
-            let bracketed = host.contains(":") ? "[\(host)]" : host
-            appendField("Host", port == 80 ? bracketed : "\(bracketed):\(port)", to: &out)
+        let hostValue: String? =
+            if request.headers.contains("host") {
+                nil
+            } else {
+                port == 80 ? bracketed(host) : "\(bracketed(host)):\(port)"
+            }
+        let hasLength = !request.body.isEmpty || [.post, .put, .patch].contains(request.method)
+        // The space, the request line's end and the blank line: 1 + 11 + 2 bytes.
+        var bound = request.method.rawValue.utf8.count + request.target.utf8.count + 14 + framingBound
+        bound += (hostValue.map { HTTPHeadBuffer.fieldBound("Host", $0) } ?? 0) + request.body.count
+        for field in request.headers { bound += HTTPHeadBuffer.fieldBound(field.name, field.value) }
+        return [UInt8](unsafeUninitializedCapacity: bound) { memory, initialized in
+            var out = HTTPHeadBuffer(writingAt: memory.baseAddress!)
+            out.write(request.method.rawValue)
+            out.write(HTTPByte.space)
+            out.write(request.target)
+            out.write(requestLineEnd)
+            if let hostValue { out.writeField("Host", hostValue) }
+            for field in request.headers where !isFraming(field.name, keepingLength: false) || isConnection(field.name) {
+                out.writeField(field.name, field.value)
+            }
+            if hasLength { out.writeTrustedField("Content-Length", String(request.body.count)) }
+            out.writeLineEnd()
+            out.write(request.body)
+            initialized = out.count
         }
-        for field in request.headers where !isFraming(field.name, keepingLength: false) || isConnection(field.name) {
-            appendField(field.name, field.value, to: &out)
-        }
-        if !request.body.isEmpty || [.post, .put, .patch].contains(request.method) {
-            appendTrustedField("Content-Length", String(request.body.count), to: &out)
-        }
-        out.append(contentsOf: "\r\n".utf8)
-        out.append(contentsOf: request.body)
-        return out
     }
+
+    /// An IPv6 literal in brackets, as the `Host` field carries it; other hosts as they are.
+    private static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     /// `Content-Length` (unless kept), `Transfer-Encoding` and `Connection`: the serializer writes these.
     private static func isFraming(_ name: String, keepingLength: Bool) -> Bool {
@@ -152,72 +169,20 @@ public enum HTTPSerializer {
 
     private static func isConnection(_ name: String) -> Bool { HTTPHeaders.equalsIgnoringCase(name, "connection") }
 
-    /// `name: value\r\n`; a name that is not a token is dropped, control bytes in the value become SP.
-    private static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {
-        guard isToken(name) else { return }
-        let valueStart = out.count + name.utf8.count + 2
-        appendTrustedField(name, value, to: &out)
-        // Values nearly always are clean: checked on the string, rewritten in place only when not.
-        guard !(value.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(HTTPByte.isFieldValue) } ?? false) else {
-            return
-        }
-        out.withUnsafeMutableBufferPointer { bytes in
-            for index in valueStart..<(bytes.count - 2) where !HTTPByte.isFieldValue(bytes[index]) {
-                bytes[index] = HTTPByte.space
-            }
-        }
-    }
-
-    /// `true` when `name` is a non-empty token (RFC 9110 §5.6.2), checked over its storage.
-    private static func isToken(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { !$0.isEmpty && $0.allSatisfy(HTTPByte.isToken) }
-    }
-
-    /// `name: value\r\n` for fields the serializer itself composes.
-    private static func appendTrustedField(_ name: String, _ value: String, to out: inout [UInt8]) {
-        appendUTF8(name, to: &out)
-        out.append(UInt8(ascii: ":"))
-        out.append(HTTPByte.space)
-        appendUTF8(value, to: &out)
-        appendLineEnd(to: &out)
-    }
-
-    /// `\r\n`, byte by byte (cheaper than appending a string's bytes).
-    private static func appendLineEnd(to out: inout [UInt8]) {
-        out.append(HTTPByte.cr)
-        out.append(HTTPByte.lf)
-    }
-
     /// The status line of nearly every answer, made once.
     private static let statusLineOK: [UInt8] = Array("HTTP/1.1 200 OK\r\n".utf8)
 
-    /// The fields every head carries, made once: `Server`, the start of `Content-Length`, and
-    /// `Connection` with the blank line that ends the head.
+    /// The pieces every head carries, made once: `Server`, the starts of `Date` and
+    /// `Content-Length`, `Connection` with the blank line that ends the head, and the end of a
+    /// request line.
     private static let serverLine: [UInt8] = Array("Server: \(serverName)\r\n".utf8)
+    private static let datePrefix: [UInt8] = Array("Date: ".utf8)
     private static let contentLengthPrefix: [UInt8] = Array("Content-Length: ".utf8)
     private static let keepAliveEnd: [UInt8] = Array("Connection: keep-alive\r\n\r\n".utf8)
     private static let closeEnd: [UInt8] = Array("Connection: close\r\n\r\n".utf8)
+    private static let requestLineEnd: [UInt8] = Array(" HTTP/1.1\r\n".utf8)
 
-    /// The decimal digits of `value` (0 or more), without making a string.
-    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 19 digits of Int.max
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var rest = max(0, value)
-            var start = buffer.count
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            let digitBytes = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + start
-            out.append(contentsOf: UnsafeBufferPointer(start: digitBytes, count: buffer.count - start))
-        }
-    }
-
-    /// The bytes of `text`, copied from its storage in one go.
-    private static func appendUTF8(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
-    }
+    /// The most bytes the framing field takes: `Content-Length` with 19 digits, or
+    /// `Transfer-Encoding: chunked`.
+    private static let framingBound = 16 + 19 + 2
 }

@@ -77,10 +77,9 @@ extension Repository {
         let response: ServiceResponse<Value>
         do {
             // A lease wait may have used the whole deadline already.
-            guard store.clock.now < deadline else { throw DeadlineRace<ServiceResponse<Value>>.Exceeded() }
-            response = try await DeadlineRace.run(until: deadline, on: store.deadlines) {
-                try await service.get(key, ifChangedFrom: validators)
-            }
+            guard store.clock.now < deadline else { throw FetchDeadline.Exceeded() }
+            response = try await service.get(
+                key, ifChangedFrom: validators, within: FetchDeadline(date: deadline, timers: store.deadlines))
         } catch {
             return failure(repositoryError(error, key), key: key, entry: allowStale ? entry : nil)
         }
@@ -180,7 +179,7 @@ extension Repository {
         switch error {
         case let error as RepositoryError:
             return error
-        case is DeadlineRace<ServiceResponse<Value>>.Exceeded:
+        case is FetchDeadline.Exceeded:
             return RepositoryError(
                 .deadlineExceeded, "The fetch did not finish within \(policy.fetchDeadline) s", details: details(key))
         case is CancellationError:

@@ -11,6 +11,12 @@ public protocol Service<Key, Value>: Sendable {
     /// Fetches the resource; with `validators`, asks only for a changed value.
     /// - Throws: ``ServiceError``.
     func get(_ key: Key, ifChangedFrom validators: Validators?) async throws -> ServiceResponse<Value>
+    /// Fetches as ``get(_:ifChangedFrom:)`` does, ending by `deadline`: the repository's fetches
+    /// call this. The default races that call against the deadline (see ``FetchDeadline/race(_:)``);
+    /// a service whose calls end by a deadline of their own passes it down instead.
+    /// - Throws: ``ServiceError``; ``FetchDeadline/Exceeded`` once the deadline has passed.
+    func get(_ key: Key, ifChangedFrom validators: Validators?, within deadline: FetchDeadline) async throws
+        -> ServiceResponse<Value>
     /// Writes `value` to the resource.
     /// - Throws: ``ServiceError``.
     func save(_ value: Value, for key: Key) async throws -> WriteResult<Value>
@@ -24,6 +30,13 @@ public protocol Service<Key, Value>: Sendable {
 }
 
 extension Service {
+    /// Races ``get(_:ifChangedFrom:)`` against `deadline`.
+    public func get(_ key: Key, ifChangedFrom validators: Validators?, within deadline: FetchDeadline) async throws
+        -> ServiceResponse<Value>
+    {
+        try await deadline.race { try await get(key, ifChangedFrom: validators) }
+    }
+
     /// Calls ``delete(_:)``, ignoring `element`.
     public func delete(_ key: Key, carrying element: Value?) async throws -> WriteResult<Value> {
         try await delete(key)

@@ -94,6 +94,36 @@ struct GatewayMetricsTests {
         #expect(value(in: families, duration, fastest, sample: duration + "_bucket") == 1)
         #expect(value(in: families, duration, route, sample: duration + "_count") == 3)
     }
+
+    /// A route's recorder counts in the very series that counting by label uses, for more
+    /// (method, status) pairs than it lists itself, and counts its repository's reads.
+    @Test func routeRecorder_CountsInTheLabelledSeries_BeyondItsList() throws {
+        let metrics = GatewayMetrics()
+        let recorder = metrics.recorder(route: "/weather/{city}", repository: "weather")
+        let statuses = Array(200..<(200 + RouteRecorder.listedCounters + 4))
+        for status in statuses {
+            for _ in 0..<2 {
+                recorder.record(method: "GET", status: status, duration: .microseconds(50), cacheResult: .hit)
+            }
+        }
+        recorder.record(method: "PUT", status: 200, duration: .seconds(2), cacheResult: nil)
+        metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 200, duration: .milliseconds(1))
+
+        let families = try PrometheusTextParser.parse(metrics.prometheusText())
+        let requests = "rds_gateway_http_requests_total"
+        for status in statuses {
+            let labels = ["route": "/weather/{city}", "method": "GET", "status": String(status)]
+            #expect(value(in: families, requests, labels) == (status == 200 ? 3 : 2), "status \(status)")
+        }
+        #expect(value(in: families, requests, ["route": "/weather/{city}", "method": "PUT", "status": "200"]) == 1)
+        let duration = "rds_gateway_http_request_duration_seconds"
+        #expect(
+            value(in: families, duration, ["route": "/weather/{city}"], sample: duration + "_count")
+                == Double(2 * statuses.count + 2))
+        let lookups = "rds_gateway_cache_lookups_total"
+        #expect(value(in: families, lookups, ["repository": "weather", "result": "hit"]) == Double(2 * statuses.count))
+        #expect(value(in: families, lookups, ["repository": "weather", "result": "miss"]) == 0)
+    }
 }
 
 /// The value of the sample of `family` (named `sample`, by default the family's name) with exactly `labels`.

@@ -64,13 +64,17 @@ struct RedisDatastoreTests {
         let store = Self.store("items", shared, clock, retention: 30)
         let client = try Self.raw(server)
         // b lives one second: asked right after it is stored, before anything else.
+        let savedB = ContinuousClock.now
         try await store.save(CacheEntry(value: "b", storedAt: clock.now, expiresAt: clock.now - 100), for: "b")
         let b = try await Self.ask(client, "PTTL", shared, "b")
+        // On a loaded machine the second may be over before the question: Redis then says -2
+        // (gone), which only counts when a whole second has really passed.
+        let bExpiredInTime = b.integer == -2 && ContinuousClock.now - savedB >= .seconds(1)
         try await store.save(CacheEntry(value: "a", storedAt: clock.now, expiresAt: clock.now + 10), for: "a")
         let a = try await Self.ask(client, "PTTL", shared, "a")
         // Upper bounds are exact; lower ones leave room for a loaded machine.
         #expect((30_000...40_000).contains(a.integer ?? 0))
-        #expect((1...1_000).contains(b.integer ?? 0))
+        #expect((1...1_000).contains(b.integer ?? 0) || bExpiredInTime)
         await server.stop()
     }
 

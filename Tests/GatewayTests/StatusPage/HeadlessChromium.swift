@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import RDSTesting
 import Synchronization
 
 /// A headless Chromium driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
@@ -11,7 +13,7 @@ final class HeadlessChromium: Sendable {
         let description: String
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let commands: FileHandle
     private let profile: URL
     private let state = Mutex<State>(State())
@@ -33,24 +35,35 @@ final class HeadlessChromium: Sendable {
         return nil
     }
 
-    /// Starts the browser with an empty profile of its own.
+    /// Starts the browser with an empty profile of its own (with `posix_spawn`, see ``ChildProcess``:
+    /// Foundation's `Process.run()` crashed the test process when other tests held many sockets).
     init(executable: String) throws {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("rds-chromium-\(UUID().uuidString)")
-        let toBrowser = Pipe()
-        let fromBrowser = Pipe()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        var toBrowser: [Int32] = [-1, -1]
+        var fromBrowser: [Int32] = [-1, -1]
+        guard pipe(&toBrowser) == 0 else { throw Failure(description: "pipe failed (errno \(errno))") }
+        guard pipe(&fromBrowser) == 0 else {
+            toBrowser.forEach { Glibc.close($0) }
+            throw Failure(description: "pipe failed (errno \(errno))")
+        }
+        for end in toBrowser + fromBrowser { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // The browser's ends are closed here once it has them (or failed to start).
+        defer {
+            Glibc.close(toBrowser[0])
+            Glibc.close(fromBrowser[1])
+        }
+        commands = FileHandle(fileDescriptor: toBrowser[1], closeOnDealloc: true)
+        let answers = FileHandle(fileDescriptor: fromBrowser[0], closeOnDealloc: true)
         // The shell moves our pipes to the descriptors the protocol uses and silences the browser's own output.
-        process.arguments = [
-            "-c", #"exec "$0" "$@" 3<&0 4>&1 0</dev/null 1>/dev/null 2>/dev/null"#, executable,
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--remote-debugging-pipe", "--user-data-dir=\(profile.path)", "--window-size=1280,900", "about:blank",
-        ]
-        process.standardInput = toBrowser
-        process.standardOutput = fromBrowser
-        commands = toBrowser.fileHandleForWriting
-        try process.run()
-        let answers = fromBrowser.fileHandleForReading
+        process = try ChildProcess(
+            executable: "/bin/sh",
+            arguments: [
+                "-c", #"exec "$0" "$@" 3<&0 4>&1 0</dev/null 1>/dev/null 2>/dev/null"#, executable,
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--remote-debugging-pipe", "--user-data-dir=\(profile.path)", "--window-size=1280,900", "about:blank",
+            ],
+            environment: ProcessInfo.processInfo.environment, standardInput: toBrowser[0],
+            standardOutput: fromBrowser[1])
         let reader = Thread { [self] in read(answers) }
         reader.start()
     }
@@ -131,11 +144,12 @@ final class HeadlessChromium: Sendable {
         try png.write(to: file)
     }
 
-    /// Closes the browser and removes its profile.
+    /// Closes the browser and removes its profile once it has ended (waiting at most 10 s).
     func close() {
         try? commands.close()
-        process.terminate()
-        process.waitUntilExit()
+        process.send(SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !process.hasExited && ContinuousClock.now < deadline { usleep(10_000) }
         try? FileManager.default.removeItem(at: profile)
     }
 

@@ -1,0 +1,102 @@
+/// Writes a message head into memory sized for it beforehand (see ``HTTPSerializer``): each
+/// piece is copied at a cursor, with no capacity check or growth per piece, which is most of the
+/// cost of appending to an array piece by piece. Every `write` needs room for what it writes.
+struct HTTPHeadBuffer {
+    private let start: UnsafeMutablePointer<UInt8>
+    private var cursor: UnsafeMutablePointer<UInt8>
+
+    /// A buffer writing from `start`.
+    init(writingAt start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+        cursor = start
+    }
+
+    /// The bytes written so far.
+    var count: Int { cursor - start }
+
+    /// The most bytes ``writeField(_:_:)`` writes for a field: `name: value\r\n`.
+    static func fieldBound(_ name: String, _ value: String) -> Int { name.utf8.count + value.utf8.count + 4 }
+
+    /// Writes one byte.
+    mutating func write(_ byte: UInt8) {
+        cursor.initialize(to: byte)
+        cursor += 1
+    }
+
+    /// Writes `bytes` as they are.
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        cursor.initialize(from: base, count: bytes.count)
+        cursor += bytes.count
+    }
+
+    /// Writes the bytes of an array as they are.
+    mutating func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    /// Writes the UTF-8 of `text` as it is.
+    mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+
+    /// `\r\n`.
+    mutating func writeLineEnd() {
+        write(HTTPByte.cr)
+        write(HTTPByte.lf)
+    }
+
+    /// `name: value\r\n`; a name that is not a token (RFC 9110 §5.6.2) writes nothing, and
+    /// control bytes in the value become spaces, so no field can split a message.
+    mutating func writeField(_ name: String, _ value: String) {
+        var name = name
+        guard name.withUTF8({ Self.isToken($0) }) else { return }
+        write(name)
+        write(UInt8(ascii: ":"))
+        write(HTTPByte.space)
+        var value = value
+        value.withUTF8 { bytes in
+            let start = cursor
+            write(bytes)
+            // Checked where it was copied to (plain loops: a predicate passed to `allSatisfy`
+            // costs a call per byte); values nearly always are clean.
+            for index in 0..<bytes.count where !HTTPByte.isFieldValue(start[index]) {
+                start[index] = HTTPByte.space
+            }
+        }
+        writeLineEnd()
+    }
+
+    /// `true` when `bytes` are a non-empty token.
+    private static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        for byte in bytes where !HTTPByte.isToken(byte) { return false }
+        return true
+    }
+
+    /// `name: value\r\n` for fields the serializer composes itself (checked by construction).
+    mutating func writeTrustedField(_ name: StaticString, _ value: String) {
+        name.withUTF8Buffer { write($0) }
+        write(UInt8(ascii: ":"))
+        write(HTTPByte.space)
+        write(value)
+        writeLineEnd()
+    }
+
+    /// The decimal digits of `value` (0 or more), at most 19.
+    mutating func writeDecimal(_ value: Int) {
+        var rest = max(0, value)
+        var digits = 1
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        rest = max(0, value)
+        for offset in stride(from: digits - 1, through: 0, by: -1) {
+            (cursor + offset).initialize(to: UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        }
+        cursor += digits
+    }
+}
