@@ -40,7 +40,12 @@ for target in package.targets {
 
 // Release builds let generic code of one module (RDS's repository and datastores, HTTP1's
 // server) be specialised in the modules that use it, instead of going through runtime generic
-// metadata on every request (see README, Performance).
+// metadata on every request, and check exclusive access to variables at compile time only:
+// the run-time check of each access to a class's stored `var` (an event loop's or a
+// connection's state, about twenty per request) stays in debug builds, which the tests run
+// (see README, Performance).
 for target in package.targets where target.type != .test {
-    target.swiftSettings! += [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+    target.swiftSettings! += [
+        .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
+    ]
 }

@@ -72,7 +72,9 @@ struct JSONLineBuffer {
     mutating func writeValue(_ value: LogValue) {
         switch value {
         case .string(let text): writeString(text)
-        case .int(let number): writeVerbatim(String(number))
+        case .int(let number):
+            if number < 0 { write(UInt8(ascii: "-")) }
+            writeDigits(number.magnitude, width: 1)
         case .double(let number) where number.isNaN: write("\"NaN\"")
         case .double(let number) where number.isInfinite: write(number < 0 ? "\"-Infinity\"" : "\"Infinity\"")
         case .double(let number): writeVerbatim(String(number))
@@ -80,9 +82,9 @@ struct JSONLineBuffer {
         }
     }
 
-    /// Writes the decimal digits of `value` (0 or more), left-padded with zeros to `width`.
-    mutating func writeDigits(_ value: Int, width: Int) {
-        var divisor = 1
+    /// Writes the decimal digits of `value`, left-padded with zeros to `width`.
+    mutating func writeDigits(_ value: UInt, width: Int) {
+        var divisor: UInt = 1
         var digits = 1
         while divisor <= value / 10 {
             divisor *= 10

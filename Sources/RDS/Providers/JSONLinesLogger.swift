@@ -124,7 +124,7 @@ public struct JSONLinesLogger: Logger {
             }()
         text.withUnsafeBufferPointer { line.write($0) }
         line.write(UInt8(ascii: "."))
-        line.writeDigits(milliseconds, width: 3)
+        line.writeDigits(UInt(milliseconds), width: 3)
         line.write(UInt8(ascii: "Z"))
     }
 
@@ -135,17 +135,17 @@ public struct JSONLinesLogger: Logger {
         gmtime_r(&time, &parts)
         return [UInt8](unsafeUninitializedCapacity: 19) { memory, initialized in
             var text = JSONLineBuffer(writingAt: memory.baseAddress!)
-            text.writeDigits(Int(parts.tm_year) + 1900, width: 4)
+            text.writeDigits(UInt(Int(parts.tm_year) + 1900), width: 4)
             text.write(UInt8(ascii: "-"))
-            text.writeDigits(Int(parts.tm_mon) + 1, width: 2)
+            text.writeDigits(UInt(Int(parts.tm_mon) + 1), width: 2)
             text.write(UInt8(ascii: "-"))
-            text.writeDigits(Int(parts.tm_mday), width: 2)
+            text.writeDigits(UInt(Int(parts.tm_mday)), width: 2)
             text.write(UInt8(ascii: "T"))
-            text.writeDigits(Int(parts.tm_hour), width: 2)
+            text.writeDigits(UInt(Int(parts.tm_hour)), width: 2)
             text.write(UInt8(ascii: ":"))
-            text.writeDigits(Int(parts.tm_min), width: 2)
+            text.writeDigits(UInt(Int(parts.tm_min)), width: 2)
             text.write(UInt8(ascii: ":"))
-            text.writeDigits(Int(parts.tm_sec), width: 2)
+            text.writeDigits(UInt(Int(parts.tm_sec)), width: 2)
             initialized = text.count
         }
     }
