@@ -348,6 +348,31 @@ struct HTTPClientTests {
         #expect(upstream.acceptedConnections == 1)
     }
 
+    /// Idle connections are pooled per loop: a caller on one loop never takes another loop's
+    /// (its I/O would run on that loop's thread); it opens its own, and each loop reuses its own.
+    @Test func pool_KeepsEachLoopsConnections_ForThatLoop() async throws {
+        let upstream = try ScriptedUpstream { _, _ in .respond(Self.ok) }
+        defer { upstream.stop() }
+        let loops = try (0..<2).map { _ in try EventLoop(checkInterval: .seconds(1)) }
+        for loop in loops { try loop.start() }
+        defer { for loop in loops { loop.stop() } }
+        let client = HTTPClient()
+        func send(on loop: EventLoop) async throws -> Bool {
+            try await Task(executorPreference: loop) {
+                let response = try await client.send(
+                    HTTPRequest(method: .get, target: "/a"), to: "127.0.0.1", port: upstream.port)
+                return response.status == 200
+            }.value
+        }
+        #expect(try await send(on: loops[0]))
+        #expect(try await send(on: loops[1]))
+        #expect(upstream.acceptedConnections == 2)
+        #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == 2)
+        #expect(try await send(on: loops[1]))
+        #expect(try await send(on: loops[0]))
+        #expect(upstream.acceptedConnections == 2)
+    }
+
     /// A caller running on an event loop (a server's handler) has its exchange done on that loop,
     /// and is resumed there; only callers outside every loop start the client's own loop.
     @Test func send_FromATaskOnAnEventLoop_UsesThatLoop() async throws {

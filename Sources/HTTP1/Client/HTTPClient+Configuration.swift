@@ -1,9 +1,9 @@
 extension HTTPClient {
     /// The client's pool and parsing settings.
     public struct Configuration: Sendable, Hashable {
-        /// The most idle keep-alive connections kept per `host:port`; more are closed. Default 64, as
-        /// many as a busy gateway has calls under way to one upstream (with fewer, every call past
-        /// them opened and closed a connection of its own).
+        /// The most idle keep-alive connections kept per `host:port` on each event loop; more are
+        /// closed. Default 64, as many as a busy gateway has calls under way to one upstream (with
+        /// fewer, every call past them opened and closed a connection of its own).
         public var maxIdleConnectionsPerHost: Int
         /// How long an idle connection may wait in the pool before it is closed instead of reused. Default 30 s.
         public var idleTimeout: Duration

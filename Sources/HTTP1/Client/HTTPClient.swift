@@ -5,8 +5,10 @@ import Synchronization
 /// pool per `host:port`, and connect / first-byte / total timeouts.
 ///
 /// A call made from a task running on an ``EventLoop`` (a server's request handler) does its I/O
-/// on that loop, on a connection pooled for that loop when there is one: the whole exchange then
-/// runs on one thread. Other callers use the client's own loops, started on first use.
+/// on that loop, on a connection pooled for that loop when there is one, else on a new one: the
+/// whole exchange then runs on one thread. Other callers use the client's own loops, started on
+/// first use. Idle connections are pooled per `host:port` and loop, and a call only takes one of
+/// its own loop's (one of another loop's would move its I/O to that loop's thread and back).
 ///
 /// A pooled connection is reused only when it is idle, younger than `idleTimeout`, and the peer
 /// has neither closed it nor sent a byte since its last answer (the connection keeps reading
@@ -21,8 +23,19 @@ public final class HTTPClient: Sendable {
     public let configuration: Configuration
     private let ownLoops = Mutex<[EventLoop]>([])
     private let nextLoop = Atomic<Int>(0)
-    private let idle = Mutex<[String: [IdleConnection]]>([:])
+    private let idle = Mutex<[PoolKey: [IdleConnection]]>([:])
     private let addresses = Mutex<[String: SocketAddress]>([:])
+
+    /// A pool's key: the upstream's `host:port` and the loop its connections belong to.
+    private struct PoolKey: Hashable {
+        let endpoint: String
+        let loop: ObjectIdentifier
+
+        init(_ endpoint: String, _ loop: EventLoop) {
+            self.endpoint = endpoint
+            self.loop = ObjectIdentifier(loop)
+        }
+    }
 
     private struct IdleConnection: Sendable {
         let connection: HTTPClientConnection
@@ -50,8 +63,8 @@ public final class HTTPClient: Sendable {
         let endpoint = Self.endpoint(host: host, port: port)
         let exchange = HTTPClientExchange(
             request, host: host, port: port, limits: configuration.limits, budget: configuration.bodyBudget)
-        let current = EventLoop.current
-        if let pooled = checkOut(endpoint, preferring: current) {
+        let loop = try EventLoop.current ?? ownLoop()
+        if let pooled = checkOut(PoolKey(endpoint, loop)) {
             do {
                 return try await run(exchange, on: pooled, timeouts: timeouts, totalDeadline: totalDeadline)
             } catch let error as HTTPClientError where error.closedBeforeAnswer && Self.isIdempotent(request.method) {
@@ -61,7 +74,7 @@ public final class HTTPClient: Sendable {
         let connectDeadline = ContinuousClock.now + timeouts.connect
         let connection = try await HTTPClientConnection.connect(
             to: try address(host: host, port: port, endpoint: endpoint), endpoint: endpoint,
-            loop: try current ?? ownLoop(),
+            loop: loop,
             deadline: min(connectDeadline, totalDeadline), phase: connectDeadline <= totalDeadline ? .connect : .total)
         return try await run(exchange, on: connection, timeouts: timeouts, totalDeadline: totalDeadline)
     }
@@ -81,7 +94,11 @@ public final class HTTPClient: Sendable {
     /// Idle connections pooled for `host`:`port` right now.
     public func idleConnectionCount(host: String, port: Int) -> Int {
         let endpoint = Self.endpoint(host: host, port: port)
-        return idle.withLock { $0[endpoint]?.count { !$0.connection.isRetired } ?? 0 }
+        return idle.withLock { pool in
+            pool.reduce(0) { sum, list in
+                list.key.endpoint == endpoint ? sum + list.value.count { !$0.connection.isRetired } : sum
+            }
+        }
     }
 
     private func run(
@@ -112,16 +129,11 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// The most recently used idle connection that is still fit for reuse, one on `loop` first;
+    /// The most recently used idle connection of `key`'s pool that is still fit for reuse;
     /// unfit ones are closed.
-    private func checkOut(_ endpoint: String, preferring loop: EventLoop?) -> HTTPClientConnection? {
+    private func checkOut(_ key: PoolKey) -> HTTPClientConnection? {
         let now = ContinuousClock.now
-        while let entry = idle.withLock({ pool -> IdleConnection? in
-            guard let loop, let index = pool[endpoint]?.lastIndex(where: { $0.connection.loop === loop }) else {
-                return pool[endpoint]?.popLast()
-            }
-            return pool[endpoint]?.remove(at: index)
-        }) {
+        while let entry = idle.withLock({ $0[key]?.popLast() }) {
             if !entry.connection.isRetired, now - entry.since < configuration.idleTimeout,
                 entry.connection.socket.isIdleAndOpen()
             {
@@ -135,7 +147,8 @@ public final class HTTPClient: Sendable {
     private func checkIn(_ connection: HTTPClientConnection) {
         let entry = IdleConnection(connection: connection, since: .now)
         let limit = configuration.maxIdleConnectionsPerHost
-        let pooled = idle.withLock { pool in Self.append(entry, to: &pool[connection.endpoint, default: []], limit: limit) }
+        let key = PoolKey(connection.endpoint, connection.loop)
+        let pooled = idle.withLock { pool in Self.append(entry, to: &pool[key, default: []], limit: limit) }
         if !pooled { connection.close() }
     }
 

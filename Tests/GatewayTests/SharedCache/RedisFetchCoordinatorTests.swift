@@ -55,7 +55,8 @@ struct RedisFetchCoordinatorTests {
         let b = try Self.replica(server)
         let raw = RedisClient(configuration: try RedisConfiguration(url: server.url, commandTimeout: .seconds(5)))
         let lease = b.leaseKey(repository: "items", keyBytes: Array("k".utf8))
-        try await raw.send(RedisCommand(parts: [Array("SET".utf8), lease, Array("ghost".utf8), Array("PX".utf8), Array("1500".utf8)]))
+        // Three seconds: long enough that a loaded machine still asks while the ghost holds it.
+        try await raw.send(RedisCommand(parts: [Array("SET".utf8), lease, Array("ghost".utf8), Array("PX".utf8), Array("3000".utf8)]))
         let started = ContinuousClock.now
         guard case .waited = await RedisFetchCoordinator<String>(repository: "items", shared: b).acquire("k") else {
             Issue.record("no wait for the ghost's lease")
