@@ -103,8 +103,9 @@ public struct HTTPService: Service {
         -> ServiceResponse<Representation>
     {
         var conditions = HTTPHeaders()
-        if let etag = validators?.etag { conditions["If-None-Match"] = etag }
-        if let lastModified = validators?.lastModified { conditions["If-Modified-Since"] = lastModified }
+        conditions.reserveCapacity(2)
+        if let etag = validators?.etag { conditions.add(name: "If-None-Match", value: etag) }
+        if let lastModified = validators?.lastModified { conditions.add(name: "If-Modified-Since", value: lastModified) }
         let exchange = try await perform(.get, key: key, extraHeaders: conditions)
         let response = exchange.representation
         if response.status == 304 {
