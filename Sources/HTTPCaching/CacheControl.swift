@@ -21,7 +21,8 @@ public struct CacheControl: Sendable, Hashable {
     /// Parses field values (one per field line).
     public init(fieldValues: [String]) {
         var parser = CacheControlParser()
-        for value in fieldValues { parser.parse(Array(value.utf8)) }
+        // Each value scanned over its own bytes (no copy).
+        for var value in fieldValues { value.withUTF8 { parser.parse($0) } }
         directives = parser.directives
     }
 
@@ -45,10 +46,17 @@ public struct CacheControl: Sendable, Hashable {
     /// choice for a shared cache (the response counts as stale); huge values read as
     /// ``maximumDeltaSeconds``.
     public func deltaSeconds(_ name: String) -> Int? {
-        let occurrences = directives.filter { Self.isNamed($0, name) }
-        guard let directive = occurrences.first else { return nil }
-        guard occurrences.allSatisfy({ $0.value == directive.value }),
-            let digits = directive.value, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        // One pass, no list of the occurrences made (this runs several times per stored answer).
+        var first: CacheDirective?
+        for directive in directives where Self.isNamed(directive, name) {
+            guard let earlier = first else {
+                first = directive
+                continue
+            }
+            if earlier.value != directive.value { return 0 }
+        }
+        guard let directive = first else { return nil }
+        guard let digits = directive.value, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         else { return 0 }
         return Int(digits).map { min($0, Self.maximumDeltaSeconds) } ?? Self.maximumDeltaSeconds
     }

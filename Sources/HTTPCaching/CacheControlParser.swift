@@ -4,8 +4,8 @@ struct CacheControlParser {
     /// The directives found so far.
     private(set) var directives: [CacheDirective] = []
 
-    /// Scans one field value.
-    mutating func parse(_ bytes: [UInt8]) {
+    /// Scans one field value (its UTF-8 bytes).
+    mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) {
         var index = 0
         while index < bytes.count {
             index = skip(bytes, from: index) { $0 == UInt8(ascii: ",") || Self.isSpace($0) }
@@ -37,7 +37,7 @@ struct CacheControlParser {
     }
 
     /// Reads a quoted string whose opening quote is just before `start`; an unterminated one runs to the end.
-    private func quotedString(_ bytes: [UInt8], from start: Int) -> (String, Int) {
+    private func quotedString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (String, Int) {
         var unescaped: [UInt8] = []
         var index = start
         while index < bytes.count {
@@ -53,14 +53,14 @@ struct CacheControlParser {
     }
 
     /// The index after a run of bytes matching `predicate`.
-    private func skip(_ bytes: [UInt8], from start: Int, while predicate: (UInt8) -> Bool) -> Int {
+    private func skip(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, while predicate: (UInt8) -> Bool) -> Int {
         var index = start
         while index < bytes.count, predicate(bytes[index]) { index += 1 }
         return index
     }
 
     /// The index of the next comma outside a quoted string (or the end).
-    private func skipToComma(_ bytes: [UInt8], from start: Int) -> Int {
+    private func skipToComma(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         var quoted = false
         while index < bytes.count {

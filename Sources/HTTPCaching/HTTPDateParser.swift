@@ -8,59 +8,73 @@ public enum HTTPDateParser {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let shortDays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     private static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    /// The three-letter names as numbers (``code(_:)``), compared without making strings.
+    private static let monthCodes = months.map { code($0.utf8) }
+    private static let shortDayCodes = shortDays.map { code($0.utf8) }
 
     /// Parses `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate), `Sunday, 06-Nov-94 08:49:37 GMT`
     /// (obsolete RFC 850) or `Sun Nov  6 08:49:37 1994` (asctime); `nil` for anything else.
     /// Names are case-sensitive, as the grammar says. A two-digit year below 70 is 20xx.
+    /// Reads the text's own bytes, nothing copied: this runs for the `Date` of every answer stored.
     public static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        if let comma = bytes.firstIndex(of: UInt8(ascii: ",")) {
-            let name = String(decoding: bytes[..<comma], as: UTF8.self)
-            let rest = Array(bytes[(comma + 1)...])
-            if shortDays.contains(name), rest.count == 25 {
-                // " 06 Nov 1994 08:49:37 GMT"
-                guard pattern(rest, " dd AAA yyyy hh:mm:ss GMT") else { return nil }
-                return date(rest, day: 1, month: 4, year: 8, yearDigits: 4, time: 13)
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            if let comma = bytes.firstIndex(of: UInt8(ascii: ",")) {
+                let rest = UnsafeBufferPointer(rebasing: bytes[(comma + 1)...])
+                if comma == 3, shortDayCodes.contains(code(bytes[..<comma])), rest.count == 25 {
+                    // " 06 Nov 1994 08:49:37 GMT"
+                    guard pattern(rest, " dd AAA yyyy hh:mm:ss GMT") else { return nil }
+                    return date(rest, day: 1, month: 4, year: 8, yearDigits: 4, time: 13)
+                }
+                if longDays.contains(String(decoding: bytes[..<comma], as: UTF8.self)), rest.count == 23 {
+                    // " 06-Nov-94 08:49:37 GMT"
+                    guard pattern(rest, " dd-AAA-yy hh:mm:ss GMT") else { return nil }
+                    return date(rest, day: 1, month: 4, year: 8, yearDigits: 2, time: 11)
+                }
+                return nil
             }
-            if longDays.contains(name), rest.count == 23 {
-                // " 06-Nov-94 08:49:37 GMT"
-                guard pattern(rest, " dd-AAA-yy hh:mm:ss GMT") else { return nil }
-                return date(rest, day: 1, month: 4, year: 8, yearDigits: 2, time: 11)
-            }
-            return nil
+            // "Sun Nov  6 08:49:37 1994"
+            guard bytes.count == 24, shortDayCodes.contains(code(bytes[0..<3])),
+                pattern(bytes, "xxx AAA Dd hh:mm:ss yyyy")
+            else { return nil }
+            return date(bytes, day: 8, month: 4, year: 20, yearDigits: 4, time: 11)
         }
-        // "Sun Nov  6 08:49:37 1994"
-        guard bytes.count == 24, shortDays.contains(String(decoding: bytes[0..<3], as: UTF8.self)),
-            pattern(bytes, "xxx AAA Dd hh:mm:ss yyyy")
-        else { return nil }
-        return date(bytes, day: 8, month: 4, year: 20, yearDigits: 4, time: 11)
+    }
+
+    /// Three bytes as one number.
+    private static func code<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int {
+        bytes.reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// `true` when `bytes` fit `shape`: `d y h m s` digits, `D` a digit or a space, `A` a letter,
     /// `x` anything, other characters themselves.
-    private static func pattern(_ bytes: [UInt8], _ shape: String) -> Bool {
-        let shape = Array(shape.utf8)
-        guard bytes.count == shape.count else { return false }
-        return zip(bytes, shape).allSatisfy { byte, want in
+    private static func pattern(_ bytes: UnsafeBufferPointer<UInt8>, _ shape: StaticString) -> Bool {
+        guard bytes.count == shape.utf8CodeUnitCount else { return false }
+        let shape = UnsafeBufferPointer(start: shape.utf8Start, count: shape.utf8CodeUnitCount)
+        for (byte, want) in zip(bytes, shape) {
             let isDigit = (0x30...0x39).contains(byte)
+            let fits: Bool
             switch want {
             case UInt8(ascii: "d"), UInt8(ascii: "y"), UInt8(ascii: "h"), UInt8(ascii: "m"), UInt8(ascii: "s"):
-                return isDigit
-            case UInt8(ascii: "D"): return isDigit || byte == UInt8(ascii: " ")
-            case UInt8(ascii: "A"): return (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            case UInt8(ascii: "x"): return true
-            default: return byte == want
+                fits = isDigit
+            case UInt8(ascii: "D"): fits = isDigit || byte == UInt8(ascii: " ")
+            case UInt8(ascii: "A"): fits = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            case UInt8(ascii: "x"): fits = true
+            default: fits = byte == want
             }
+            guard fits else { return false }
         }
+        return true
     }
 
     /// The date whose fields start at the given offsets of `bytes` (already shaped by ``pattern``).
-    private static func date(_ bytes: [UInt8], day: Int, month: Int, year: Int, yearDigits: Int, time: Int) -> Date? {
+    private static func date(
+        _ bytes: UnsafeBufferPointer<UInt8>, day: Int, month: Int, year: Int, yearDigits: Int, time: Int
+    ) -> Date? {
         func number(_ start: Int, _ count: Int) -> Int {
             bytes[start..<start + count].reduce(0) { $1 == UInt8(ascii: " ") ? $0 : $0 * 10 + Int($1 - 0x30) }
         }
-        guard let monthIndex = months.firstIndex(of: String(decoding: bytes[month..<month + 3], as: UTF8.self))
-        else { return nil }
+        guard let monthIndex = monthCodes.firstIndex(of: code(bytes[month..<month + 3])) else { return nil }
         let dayNumber = number(day, 2)
         var yearNumber = number(year, yearDigits)
         if yearDigits == 2 { yearNumber += yearNumber < 70 ? 2000 : 1900 }

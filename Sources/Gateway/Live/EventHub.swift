@@ -299,7 +299,7 @@ final class EventHub: Sendable {
         case .loading(let value?), .failed(_, let value?): cost = value.byteCount
         default: cost = 64
         }
-        // The id is text only when the event is rendered (most events never are: nobody follows their key).
+        // The id becomes text only when the event is rendered (most never are: nobody follows their key).
         let boot = boot
         let resolve = paths.withLock { $0 }
         let inProgress = if case .loading = state { true } else { false }

@@ -9,7 +9,7 @@ import RDS
 /// - Reads: `GET` base URL + key path + key query (+ a credential that goes in the query), with
 ///   the default headers, the key's forwarded headers (those the allow-list admits), the
 ///   credentials' headers and, when revalidating, `If-None-Match` / `If-Modified-Since`. A 304
-///   answers `.notModified`, renewing the stored representation with the 304's header fields
+///   answers `.notModifiedRenewing`, renewing the stored representation with the 304's header fields
 ///   (RFC 9111 §4.3.4).
 /// - Credentials come from the injected ``CredentialProvider``s on every call. A 401 answered to
 ///   a call that carried credentials is reported to them; when one says a new credential may
@@ -103,8 +103,9 @@ public struct HTTPService: Service {
         -> ServiceResponse<Representation>
     {
         var conditions = HTTPHeaders()
-        if let etag = validators?.etag { conditions["If-None-Match"] = etag }
-        if let lastModified = validators?.lastModified { conditions["If-Modified-Since"] = lastModified }
+        conditions.reserveCapacity(2)
+        if let etag = validators?.etag { conditions.add(name: "If-None-Match", value: etag) }
+        if let lastModified = validators?.lastModified { conditions.add(name: "If-Modified-Since", value: lastModified) }
         let exchange = try await perform(.get, key: key, extraHeaders: conditions)
         let response = exchange.representation
         if response.status == 304 {
