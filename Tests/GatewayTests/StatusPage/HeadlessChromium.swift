@@ -144,12 +144,33 @@ final class HeadlessChromium: Sendable {
         try png.write(to: file)
     }
 
-    /// Closes the browser and removes its profile once it has ended (waiting at most 10 s).
-    func close() {
+    /// Starts a browser, runs `body` with it, and closes it whatever `body` does.
+    static func run<Result>(
+        executable: String, _ body: (HeadlessChromium) async throws -> Result
+    ) async throws -> Result {
+        let browser = try HeadlessChromium(executable: executable)
+        do {
+            let result = try await body(browser)
+            await browser.close()
+            return result
+        } catch {
+            await browser.close()
+            throw error
+        }
+    }
+
+    /// Closes the browser (`SIGKILL` if it has not ended 10 s after `SIGTERM`) and, once it has
+    /// ended, removes its profile. Waits without holding a thread of the concurrency pool.
+    func close() async {
         try? commands.close()
         process.send(SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !process.hasExited && ContinuousClock.now < deadline { usleep(10_000) }
+        let process = process
+        let killer = Task {
+            try await Task.sleep(for: .seconds(10))
+            process.send(SIGKILL)
+        }
+        _ = await process.exitStatus()
+        killer.cancel()
         try? FileManager.default.removeItem(at: profile)
     }
 

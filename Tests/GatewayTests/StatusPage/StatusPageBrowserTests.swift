@@ -30,23 +30,23 @@ struct StatusPageBrowserTests {
         _ = try await gateway.get("/items/a")
         #expect(try await gateway.get("/items/broken").status == 502)
 
-        let browser = try HeadlessChromium(executable: executable)
-        defer { browser.close() }
-        let page = try await browser.open("http://127.0.0.1:\(gateway.port)/admin/?follow=/items/a")
-        let row = #"document.querySelector('tr[data-path="/items/a"]')"#
-        #expect(try await browser.waitUntil(#"\#(row)?.dataset.state === "loaded" && \#(row).textContent.includes("first")"#, session: page))
-        #expect(try await browser.waitUntil(#"document.getElementById("repositories").tBodies[0].textContent.includes("/items/{id}")"#, session: page))
-        #expect(try await browser.waitUntil(#"document.getElementById("errors").tBodies[0].textContent.includes("upstream_bad_response")"#, session: page))
-        #expect(try await browser.waitUntil(#"document.getElementById("summary").textContent.includes("ready: yes")"#, session: page))
+        try await HeadlessChromium.run(executable: executable) { browser in
+            let page = try await browser.open("http://127.0.0.1:\(gateway.port)/admin/?follow=/items/a")
+            let row = #"document.querySelector('tr[data-path="/items/a"]')"#
+            #expect(try await browser.waitUntil(#"\#(row)?.dataset.state === "loaded" && \#(row).textContent.includes("first")"#, session: page))
+            #expect(try await browser.waitUntil(#"document.getElementById("repositories").tBodies[0].textContent.includes("/items/{id}")"#, session: page))
+            #expect(try await browser.waitUntil(#"document.getElementById("errors").tBodies[0].textContent.includes("upstream_bad_response")"#, session: page))
+            #expect(try await browser.waitUntil(#"document.getElementById("summary").textContent.includes("ready: yes")"#, session: page))
 
-        // A change while the page is open reaches it through its event stream.
-        let written = try await gateway.send(.put, "/items/a", headers: ["Content-Type": "application/json"], body: "{}")
-        #expect(written.status == 200)
-        #expect(try await browser.waitUntil(#"\#(row)?.textContent.includes("second") && \#(row).textContent.includes("write")"#, session: page))
+            // A change while the page is open reaches it through its event stream.
+            let written = try await gateway.send(.put, "/items/a", headers: ["Content-Type": "application/json"], body: "{}")
+            #expect(written.status == 200)
+            #expect(try await browser.waitUntil(#"\#(row)?.textContent.includes("second") && \#(row).textContent.includes("write")"#, session: page))
 
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        try await browser.screenshot(session: page, to: root.appendingPathComponent(".build/status-page.png"))
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            try await browser.screenshot(session: page, to: root.appendingPathComponent(".build/status-page.png"))
+        }
         await gateway.stop()
         await upstream.stop()
     }
@@ -65,11 +65,11 @@ struct StatusPageBrowserTests {
         }, disk: folder)
         #expect(try await gateway.send(.put, "/items/a", body: "queued").status == 202)
 
-        let browser = try HeadlessChromium(executable: executable)
-        defer { browser.close() }
-        let page = try await browser.open("http://127.0.0.1:\(gateway.port)/admin/")
-        let writes = #"document.getElementById("writes").tBodies[0].textContent"#
-        #expect(try await browser.waitUntil(#"\#(writes).includes("PUT /items/a") && \#(writes).includes("pending")"#, session: page))
+        try await HeadlessChromium.run(executable: executable) { browser in
+            let page = try await browser.open("http://127.0.0.1:\(gateway.port)/admin/")
+            let writes = #"document.getElementById("writes").tBodies[0].textContent"#
+            #expect(try await browser.waitUntil(#"\#(writes).includes("PUT /items/a") && \#(writes).includes("pending")"#, session: page))
+        }
         await gateway.stop()
     }
 }
