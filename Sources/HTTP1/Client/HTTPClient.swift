@@ -170,11 +170,8 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// `host:port`, the pool's key; an IPv6 literal in brackets (found over bytes: a `Character`
-    /// search costs more than the rest of the key).
-    private static func endpoint(host: String, port: Int) -> String {
-        host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
-    }
+    /// `host:port`, the pool's key; an IPv6 literal in brackets.
+    private static func endpoint(host: String, port: Int) -> String { "\(HTTPSerializer.bracketed(host)):\(port)" }
 
     /// Methods safe to send twice (RFC 9110 §9.2.2).
     private static func isIdempotent(_ method: HTTPMethod) -> Bool {

@@ -75,15 +75,6 @@ struct HTTPHeadBuffer {
         return true
     }
 
-    /// `name: value\r\n` for fields the serializer composes itself (checked by construction).
-    mutating func writeTrustedField(_ name: StaticString, _ value: String) {
-        name.withUTF8Buffer { write($0) }
-        write(UInt8(ascii: ":"))
-        write(HTTPByte.space)
-        write(value)
-        writeLineEnd()
-    }
-
     /// The decimal digits of `value` (0 or more), at most 19.
     mutating func writeDecimal(_ value: Int) {
         var rest = max(0, value)
