@@ -117,8 +117,7 @@ public final class GatewayMetrics: Sendable {
     ///   - status: The response status.
     ///   - duration: The time spent answering.
     public func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        requests.labels(RequestLabels(route: route, method: method, status: status)).increment()
-        requestDuration.labels(RouteLabels(route: route)).observe(duration)
+        recorder(route: route, repository: nil).record(method: method, status: status, duration: duration, cacheResult: nil)
     }
 
     /// The recorder of a route's requests (and of its repository's reads, when it has one), with

@@ -25,8 +25,8 @@ public final class RouteRecorder: Sendable {
         self.cacheLookups = cacheLookups
     }
 
-    /// Counts one answered request (as ``GatewayMetrics/recordRequest(route:method:status:duration:)``
-    /// does for this route) and, for a repository route, how the cache answered it.
+    /// Counts one answered request by method and status, observes its latency, and, for a
+    /// repository route, counts how the cache answered it.
     public func record(
         method: String, status: Int, duration elapsed: Duration, cacheResult: GatewayMetrics.CacheResult?
     ) {

@@ -94,14 +94,10 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         let method = instrumentedMethods.contains(request.method) ? request.method.rawValue : "other"
         let cache = response.headers["X-Cache"]
         let cacheResult = cache.flatMap(GatewayMetrics.CacheResult.init(xCache:))
-        if let recorder = classification.recorder {
-            recorder.record(method: method, status: status, duration: duration, cacheResult: cacheResult)
-        } else {
-            metrics.recordRequest(route: classification.route, method: method, status: status, duration: duration)
-            if let repository = classification.repository, let cacheResult {
-                metrics.recordCacheResult(cacheResult, repository: repository)
-            }
-        }
+        // A route's own recorder, resolved when it was built; others' series are found by label.
+        let recorder =
+            classification.recorder ?? metrics.recorder(route: classification.route, repository: classification.repository)
+        recorder.record(method: method, status: status, duration: duration, cacheResult: cacheResult)
         // Sorted by name, as `Logger.log(_:_:orderedFields:)` requires.
         var fields: [(name: String, value: LogValue)] = []
         fields.reserveCapacity(9)

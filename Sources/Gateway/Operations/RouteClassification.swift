@@ -8,8 +8,9 @@ public struct RouteClassification: Sendable, Hashable {
     /// The repository behind the route, when it is a repository route.
     public var repository: String?
 
-    /// Where this route's requests are counted, resolved once; `nil` for routes counted by label
-    /// (``GatewayMetrics/recordRequest(route:method:status:duration:)``). Not part of equality.
+    /// Where this route's requests are counted, resolved once; `nil` for routes whose series are
+    /// found by label on each request (``GatewayMetrics/recorder(route:repository:)``). Not part
+    /// of equality.
     public let recorder: RouteRecorder?
 
     /// Creates a classification.
