@@ -12,7 +12,7 @@ extension HTTPConnection {
             keepAlive: !isReserved && request.headers.connectionKeepsAlive(version: request.version))
         answeringMethod = request.method
         let handler = context.handler
-        if let response = handler.respondImmediately(to: request) {
+        if let response = handler.respondImmediately(to: &request) {
             return respond(with: response)
         }
         task = Task(executorPreference: loop) { [self] in
