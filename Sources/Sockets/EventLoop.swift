@@ -32,6 +32,10 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Work and jobs handed over on the loop's own thread.
     private var localWork: [@Sendable () -> Void] = []
     private var localJobs: [UnownedJob] = []
+    /// The local work and jobs being run: swapped with `localWork` and `localJobs` each round and
+    /// emptied keeping their capacity, so handing work over allocates nothing once the loop is warm.
+    private var runningWork: [@Sendable () -> Void] = []
+    private var runningJobs: [UnownedJob] = []
     private var timers = EventLoopTimers()
     /// Tasks kept between the jobs of `startTask(_:)`.
     private let tasks = EventLoopTaskPool(capacity: 32)
@@ -253,9 +257,11 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
                 run(work, jobs)
             }
             guard !localWork.isEmpty || !localJobs.isEmpty else { return }
-            let (work, jobs) = (localWork, localJobs)
-            (localWork, localJobs) = ([], [])
-            run(work, jobs)
+            swap(&localWork, &runningWork)
+            swap(&localJobs, &runningJobs)
+            run(runningWork, runningJobs)
+            runningWork.removeAll(keepingCapacity: true)
+            runningJobs.removeAll(keepingCapacity: true)
         }
     }
 
