@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// It is also a `TaskExecutor`: a task created with `Task(executorPreference: loop)` runs its
 /// non-isolated code on the loop's thread, between turns, so a request handler and the upstream
-/// call it makes on the same loop (``current``) cost no thread switch.
+/// call it makes on the same loop (``current``) cost no thread switch. ``startTask(_:)`` starts
+/// such work in a task the loop keeps between jobs (see `EventLoopTaskPool`).
 ///
 /// Everything except `execute(_:)`, `enqueue(_:)`, `isInLoopThread`, `start()` and `stop()` must
 /// be called on the loop's thread.
