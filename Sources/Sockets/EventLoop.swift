@@ -33,6 +33,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var localWork: [@Sendable () -> Void] = []
     private var localJobs: [UnownedJob] = []
     private var timers = EventLoopTimers()
+    /// Tasks kept between the jobs of `startTask(_:)`.
+    private let tasks = EventLoopTaskPool(capacity: 32)
     private static let wakeToken = UInt64.max
     /// The thread-local slot holding the loop whose thread is running.
     private static let currentKey: pthread_key_t = {
@@ -139,6 +141,14 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         wake()
     }
 
+    /// Runs `job` in a task that prefers this loop as its executor (as `Task(executorPreference:)`
+    /// does), reusing a task that finished an earlier job: its allocations (the slabs of its
+    /// async frames) serve the next job, and no task is created. Call on the loop's thread.
+    /// - Returns: What cancels `job` (and only `job`: a later job of the same task is not affected).
+    public func startTask(_ job: @escaping @Sendable () async -> Void) -> EventLoopTask {
+        tasks.start(job, on: self)
+    }
+
     /// Runs `work` on the loop's thread once `due` has passed (call on the loop's thread). There
     /// is no cancelling: `work` checks whether it still applies.
     public func schedule(at due: ContinuousClock.Instant, _ work: @escaping () -> Void) {
@@ -209,6 +219,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         // its channel closed and lets its task finish; later work runs elsewhere (see `execute`).
         inbox.withLock { $0.isClosed = true }
         wakePending.store(true, ordering: .releasing)
+        tasks.close()
         runPending()
         pthread_setspecific(Self.currentKey, nil)
     }
