@@ -128,7 +128,7 @@ public struct GatewayRouter: HTTPHandler {
     }
 
     /// The route matching `path` and its captures, or `nil` (also for rejected traversal).
-    func match(_ path: Substring) -> (RepositoryRoute, [String: String])? {
+    func match(_ path: Substring) -> (RepositoryRoute, RouteCaptures)? {
         if case .success(let found) = matchOrReject(path) { return found }
         return nil
     }
@@ -136,7 +136,7 @@ public struct GatewayRouter: HTTPHandler {
     /// The first route fitting `path`; `capturing: false` leaves the captures empty (classification).
     private func matchOrReject(
         _ path: Substring, capturing: Bool = true
-    ) -> Result<(RepositoryRoute, [String: String]), GatewayError> {
+    ) -> Result<(RepositoryRoute, RouteCaptures), GatewayError> {
         for route in container.routes {
             switch capturing ? route.template.match(path) : route.template.matchShape(path) {
             case .noMatch: continue
