@@ -1,7 +1,8 @@
 import HTTP1
 
-/// Wraps a service's ``Transport``: sends the current ``RequestID`` upstream as `X-Request-ID`,
-/// and records each call's latency and outcome in ``GatewayMetrics`` and ``Readiness``.
+/// Wraps a service's ``Transport``: sends the current ``RequestID`` upstream as `X-Request-ID` (in
+/// place of any other value the request carries), and records each call's latency and outcome in
+/// ``GatewayMetrics`` and ``Readiness``.
 ///
 /// A call fails when the transport throws (its ``TransportError`` code) or the upstream answers
 /// 5xx (`http_<status>`). A cancelled call is counted but does not mark the upstream as failing.
@@ -24,8 +25,14 @@ public struct InstrumentedTransport: Transport {
         -> HTTPResponse
     {
         var request = request
-        if let id = RequestID.current, !request.headers.contains(RequestID.headerName) {
-            request.headers.add(name: RequestID.headerName, value: id.value)
+        // The id is the gateway's, even when a client's field passed upstream (`forwardHeaders:
+        // "*"`) carries another: an invalid one the gateway replaced must not travel on.
+        if let id = RequestID.current {
+            switch request.headers[RequestID.headerName] {
+            case id.value?: break
+            case nil: request.headers.add(name: RequestID.headerName, value: id.value)
+            case _?: request.headers[RequestID.headerName] = id.value
+            }
         }
         let start = ContinuousClock.now
         do {

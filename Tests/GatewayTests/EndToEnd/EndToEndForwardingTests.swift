@@ -40,6 +40,23 @@ struct EndToEndForwardingTests {
         await upstream.stop()
     }
 
+    /// `forwardHeaders: "*"` passes the client's fields upstream, but the request id that goes
+    /// with them is the gateway's: an invalid `X-Request-ID` is replaced, as in the answer.
+    @Test func forwardAll_SendsTheGatewaysRequestID_NotAnInvalidOneOfTheClient() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/p") { _, call in EndToEndUpstream.Reply(headers: ["Cache-Control": "no-store"], body: "\(call)") }
+        let gateway = try await EndToEndGateway.start(upstream: upstream.baseURL) { $0.forwardHeaders = ["*"] }
+        let answer = try await gateway.get("/items/p", headers: ["X-Request-ID": "not a valid id"])
+        let sent = try #require(upstream.requests("/items/p").first)
+        #expect(answer.headers["X-Request-ID"]?.count == 32)
+        #expect(sent.headers["X-Request-ID"] == answer.headers["X-Request-ID"])
+        let valid = try await gateway.get("/items/p", headers: ["X-Request-ID": "trace-9"])
+        #expect(valid.headers["X-Request-ID"] == "trace-9")
+        #expect(upstream.requests("/items/p").last?.headers["X-Request-ID"] == "trace-9")
+        await gateway.stop()
+        await upstream.stop()
+    }
+
     /// `forwardHeaders: "*"`: every end-to-end request field goes upstream (credentials only when
     /// listed) without keying the cache.
     @Test func forwardAll_PassesFieldsWithoutKeying() async throws {
