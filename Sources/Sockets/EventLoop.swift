@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// It is also a `TaskExecutor`: a task created with `Task(executorPreference: loop)` runs its
 /// non-isolated code on the loop's thread, between turns, so a request handler and the upstream
-/// call it makes on the same loop (``current``) cost no thread switch.
+/// call it makes on the same loop (``current``) cost no thread switch. ``startTask(_:)`` starts
+/// such work in a task the loop keeps between jobs (see `EventLoopTaskPool`).
 ///
 /// Everything except `execute(_:)`, `enqueue(_:)`, `isInLoopThread`, `start()` and `stop()` must
 /// be called on the loop's thread.
@@ -32,6 +33,10 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Work and jobs handed over on the loop's own thread.
     private var localWork: [@Sendable () -> Void] = []
     private var localJobs: [UnownedJob] = []
+    /// The local work and jobs being run: swapped with `localWork` and `localJobs` each round and
+    /// emptied keeping their capacity, so handing work over allocates nothing once the loop is warm.
+    private var runningWork: [@Sendable () -> Void] = []
+    private var runningJobs: [UnownedJob] = []
     private var timers = EventLoopTimers()
     /// Tasks kept between the jobs of `startTask(_:)`.
     private let tasks = EventLoopTaskPool(capacity: 32)
@@ -253,9 +258,11 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
                 run(work, jobs)
             }
             guard !localWork.isEmpty || !localJobs.isEmpty else { return }
-            let (work, jobs) = (localWork, localJobs)
-            (localWork, localJobs) = ([], [])
-            run(work, jobs)
+            swap(&localWork, &runningWork)
+            swap(&localJobs, &runningJobs)
+            run(runningWork, runningJobs)
+            runningWork.removeAll(keepingCapacity: true)
+            runningJobs.removeAll(keepingCapacity: true)
         }
     }
 
