@@ -47,11 +47,23 @@ enum RepositoryLevels: PeekableDatastore {
 
     /// Saves `entry` in every level, the fastest first.
     func save(_ entry: CacheEntry<Representation>, for key: ResourceKey) async throws {
+        try await store(entry, for: key, renewing: false)
+    }
+
+    /// Renews `entry` in every level, the fastest first (the disk level writes it behind).
+    func renew(_ entry: CacheEntry<Representation>, for key: ResourceKey) async throws {
+        try await store(entry, for: key, renewing: true)
+    }
+
+    private func store(_ entry: CacheEntry<Representation>, for key: ResourceKey, renewing: Bool) async throws {
         switch self {
         case .memory(let levels): await levels.save(entry, for: key)
-        case .disk(let levels): try await levels.save(entry, for: key)
-        case .shared(let levels): try await levels.save(entry, for: key)
-        case .diskAndShared(let levels): try await levels.save(entry, for: key)
+        case .disk(let levels):
+            if renewing { try await levels.renew(entry, for: key) } else { try await levels.save(entry, for: key) }
+        case .shared(let levels):
+            if renewing { try await levels.renew(entry, for: key) } else { try await levels.save(entry, for: key) }
+        case .diskAndShared(let levels):
+            if renewing { try await levels.renew(entry, for: key) } else { try await levels.save(entry, for: key) }
         }
     }
 

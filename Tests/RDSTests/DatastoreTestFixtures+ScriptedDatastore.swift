@@ -43,7 +43,7 @@ extension DatastoreTestFixtures {
         /// The calls so far, as `operation key`.
         var calls: [String] { state.withLock { $0.calls } }
 
-        /// Makes `operation` (`get`, `save`, `delete`, `deleteAll`) throw ``Failure`` from now on.
+        /// Makes `operation` (`get`, `save`, `renew`, `delete`, `deleteAll`) throw ``Failure`` from now on.
         func fail(_ operation: String) { state.withLock { _ = $0.failing.insert(operation) } }
 
         /// Reads an entry without recording a call.
@@ -64,6 +64,13 @@ extension DatastoreTestFixtures {
             try record("save", key)
             saveStartedContinuation.yield()
             await Self.pass(saveGate)
+            store(entry, for: key)
+        }
+
+        /// Records `renew key` (failing when `renew` is made to fail), then stores as ``save(_:for:)``
+        /// does without recording it.
+        func renew(_ entry: CacheEntry<String>, for key: String) async throws {
+            try record("renew", key)
             store(entry, for: key)
         }
 

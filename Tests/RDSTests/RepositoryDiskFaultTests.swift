@@ -46,7 +46,7 @@ struct RepositoryDiskFaultTests {
         let fixture = Fixture()
         fixture.service.expectGet("london", returning: RepositoryFixture.fetched("london-1", etag: "\"v1\""))
         _ = try await fixture.repository.get("london")
-        fixture.disk.fail("save")
+        fixture.disk.fail("renew")
         fixture.disk.fail("delete")
         fixture.clock.advance(by: 61)
         fixture.service.expectGet("london", returning: .notModified(Freshness(lifetime: 60), Validators()))
@@ -60,6 +60,23 @@ struct RepositoryDiskFaultTests {
         #expect(answer.value == "london-1")
         #expect(answer.cacheStatus == .stale)
         #expect(answer.error != nil)
+    }
+
+    /// A revalidation answered “not modified” renews the entry in every level (the disk level may
+    /// write a renewal behind); a fetched answer is saved.
+    @Test func get_RenewsTheEntryInBothLevels_WhenTheServiceAnswersNotModified() async throws {
+        let fixture = Fixture()
+        fixture.service.expectGet("london", returning: RepositoryFixture.fetched("london-1", etag: "\"v1\""))
+        _ = try await fixture.repository.get("london")
+        fixture.clock.advance(by: 61)
+        fixture.service.expectGet("london", returning: .notModified(Freshness(lifetime: 60), Validators()))
+
+        let revalidated = try await fixture.repository.get("london")
+
+        #expect(revalidated.cacheStatus == .revalidated)
+        #expect(fixture.disk.calls == ["get london", "save london", "renew london"])
+        #expect(fixture.disk.stored("london")?.expiresAt == fixture.clock.now.addingTimeInterval(60))
+        #expect(fixture.datastore.peek("london")?.expiresAt == fixture.clock.now.addingTimeInterval(60))
     }
 
     @Test func save_KeepsTheServiceAnswerInMemory_WhenTheDiskLevelFails() async throws {

@@ -56,6 +56,22 @@ struct TwoLevelDatastoreTests {
         #expect(logger.events.first?.fields["error"] == "scripted_failure")
     }
 
+    @Test func renew_RenewsBothLevels_AndDropsTheSecondLevelsOlderEntry_WhenItFails() async throws {
+        let l2 = Scripted()
+        let store = Self.makeStore(l2)
+        try await store.renew(DatastoreTestFixtures.entry("renewed"), for: "k")
+        l2.fail("renew")
+
+        let error = await #expect(throws: DatastoreError.self) {
+            try await store.renew(DatastoreTestFixtures.entry("renewed again"), for: "k")
+        }
+
+        #expect(l2.calls == ["renew k", "renew k", "delete k"])
+        #expect(error?.kind == .secondLevelFailed)
+        #expect(store.peek("k")?.value == "renewed again")
+        #expect(l2.stored("k") == nil)
+    }
+
     @Test func save_ThrowsSecondLevelFailed_WhenTheDiskFolderIsUnusable() async throws {
         let folder = try DatastoreTestFixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -134,12 +134,14 @@ public enum Bootstrap {
     }
 
     /// Stops what the container started besides the gateway's server (token refreshers, the
-    /// shared cache's stream reader, the embedded demo).
+    /// shared cache's stream reader, the embedded demo), then waits for the renewals the disk
+    /// levels write behind.
     public static func shutdown(container: GatewayDependencyContainer) async {
         container.retireCredentials()
         container.sharedCache?.stop()
         container.stopOutboxes()
         container.retireRefreshers()
         await container.embeddedDemo?.server.shutdown(gracePeriod: .seconds(1))
+        for disk in container.diskLevels.values { await disk.finishWrites() }
     }
 }

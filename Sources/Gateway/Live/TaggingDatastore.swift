@@ -35,6 +35,11 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
         index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
     }
 
+    func renew(_ entry: CacheEntry<Representation>, for key: ResourceKey) async throws {
+        try await wrapped.renew(entry, for: key)
+        index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
+    }
+
     func delete(_ key: ResourceKey) async throws {
         try await wrapped.delete(key)
         index.remove(key)

@@ -14,8 +14,23 @@ public protocol Datastore<Key, Value>: Sendable {
     /// Stores `entry` under `key`, replacing any previous entry.
     /// - Throws: ``DatastoreError``; the previous entry is then left as it was.
     func save(_ entry: CacheEntry<Value>, for key: Key) async throws
+    /// Stores `entry`, a renewal of the entry stored under `key` (a revalidation answered “not
+    /// modified”: the same value with new freshness, validators or header fields), replacing it.
+    /// The repository calls this instead of ``save(_:for:)`` for renewals. A level may return
+    /// before its write is done (``FileDatastore`` writes renewals behind): losing a renewal
+    /// loses freshness only, since the entry it replaces holds the same value. Reads of `key`
+    /// still see the renewal, and later changes of `key` still land after it. By default, a save.
+    /// - Throws: ``DatastoreError``, as ``save(_:for:)`` does, for what failed before it returned.
+    func renew(_ entry: CacheEntry<Value>, for key: Key) async throws
     /// Removes the entry for `key`, if any.
     func delete(_ key: Key) async throws
     /// Removes every entry.
     func deleteAll() async throws
+}
+
+extension Datastore {
+    /// Saves the renewal (``save(_:for:)``): a level without a cheaper way to renew.
+    public func renew(_ entry: CacheEntry<Value>, for key: Key) async throws {
+        try await save(entry, for: key)
+    }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// memory, l2: TwoLevelDatastore(l1: disk, l2: redis))` chains three levels.
 ///
 /// - `get` answers from L1; on an L1 miss it reads L2 and promotes a hit into L1.
-/// - `save`, `delete` and `deleteAll` go to L1 first, then to L2. When L2 fails, the L1 change
+/// - `save`, `renew`, `delete` and `deleteAll` go to L1 first, then to L2. When L2 fails, the L1 change
 ///   stays and the caller gets a ``DatastoreError`` of kind `secondLevelFailed` wrapping the L2
 ///   error; a failed L2 save also drops L2's older entry (best effort), so it cannot come back later.
 /// - ``peek(_:)`` is L1's peek (when L1 can peek): synchronous, never waits for L2.
@@ -71,11 +71,21 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
     /// - Throws: L1's error (nothing was written), or ``DatastoreError`` (`secondLevelFailed`)
     ///   wrapping L2's error after L1 was written.
     public func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
+        try await store(entry, for: key, renewing: false)
+    }
+
+    /// Renews `entry` in L1, then in L2, each as it renews (``Datastore/renew(_:for:)``: the
+    /// disk level writes it behind); failures as for ``save(_:for:)``.
+    public func renew(_ entry: CacheEntry<Value>, for key: Key) async throws {
+        try await store(entry, for: key, renewing: true)
+    }
+
+    private func store(_ entry: CacheEntry<Value>, for key: Key, renewing: Bool) async throws {
         beginWrite()
         defer { endWrite() }
-        try await l1.save(entry, for: key)
+        if renewing { try await l1.renew(entry, for: key) } else { try await l1.save(entry, for: key) }
         do {
-            try await l2.save(entry, for: key)
+            if renewing { try await l2.renew(entry, for: key) } else { try await l2.save(entry, for: key) }
         } catch {
             try? await l2.delete(key)
             throw secondLevelFailure(

@@ -102,7 +102,7 @@ extension Repository {
             guard let entry else { return notModifiedWithoutEntry(key) }
             renewed = renew(entry.value)
         }
-        let stored = await keep(renewed, for: key, at: now, claim: claim)
+        let stored = await keep(renewed, for: key, at: now, claim: claim, renewing: true)
         let answer = RepositoryAnswer(
             value: renewed.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
         return FlightOutcome(result: .success(answer), state: .loaded(renewed.value, origin: .revalidated, at: now))
@@ -128,9 +128,11 @@ extension Repository {
     ///     write's own answer.
     ///   - droppingPrevious: `false` when nothing was stored for `key` as the fetch began: an
     ///     answer that may not be stored then leaves the datastore alone.
+    ///   - renewing: `fetched` renews the stored entry (a “not modified” answer): stored with
+    ///     ``Datastore/renew(_:for:)``, which a level may write behind.
     func keep(
         _ fetched: Fetched<Value>, for key: Key, at now: Date, claim: StoreClaim? = nil,
-        dropOnFailure: Bool = false, droppingPrevious: Bool = true
+        dropOnFailure: Bool = false, droppingPrevious: Bool = true, renewing: Bool = false
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
@@ -147,7 +149,11 @@ extension Repository {
         defer { if claim != nil { store.flights.endStore(key) } }
         do {
             if let entry {
-                try await store.datastore.save(entry, for: key)
+                if renewing {
+                    try await store.datastore.renew(entry, for: key)
+                } else {
+                    try await store.datastore.save(entry, for: key)
+                }
                 return entry
             }
             try await store.datastore.delete(key)
