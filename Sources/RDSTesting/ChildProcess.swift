@@ -112,6 +112,9 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// `true` once the child has ended and been reaped.
+    public var hasExited: Bool { exit.withLock { $0.status != nil } }
+
     /// Waits for the child to end and returns its exit code (or the signal that ended it).
     public func exitStatus() async -> Int32 {
         await withCheckedContinuation { continuation in

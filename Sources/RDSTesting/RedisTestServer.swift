@@ -38,7 +38,28 @@ public final class RedisTestServer: Sendable {
         guard let executable else {
             throw ChildProcess.Failure(description: "redis-server is required (RDS_REQUIRE_SERVICES=1) but not installed")
         }
-        let port = try port ?? freePort()
+        // A free port can be taken by another socket before redis-server binds it (the server
+        // then exits at once): without a port asked for, it is started again on another one.
+        for attempt in 1...3 {
+            let chosen = try port ?? freePort()
+            let server = try launch(executable, port: chosen, arguments: arguments)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline, !server.process.hasExited {
+                if server.acceptsConnections() { return server }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let exited = server.process.hasExited
+            await server.stop()
+            guard exited, port == nil, attempt < 3 else {
+                throw ChildProcess.Failure(
+                    description: "redis-server did not listen on port \(chosen) within 10 s" + (exited ? " (it exited)" : ""))
+            }
+        }
+        preconditionFailure("the last attempt returns or throws")
+    }
+
+    /// Starts `redis-server` on `port` with its own folder and Unix socket.
+    private static func launch(_ executable: String, port: Int, arguments: [String]) throws -> RedisTestServer {
         let folder = NSTemporaryDirectory() + "rds-redis-\(getpid())-\(port)-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let socketPath = folder + "/redis.sock"
@@ -50,14 +71,7 @@ public final class RedisTestServer: Sendable {
                 "--protected-mode", "no",
             ] + arguments,
             environment: [:])
-        let server = RedisTestServer(port: port, socketPath: socketPath, folder: folder, process: process)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if server.acceptsConnections() { return server }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        await server.stop()
-        throw ChildProcess.Failure(description: "redis-server did not listen on port \(port) within 10 s")
+        return RedisTestServer(port: port, socketPath: socketPath, folder: folder, process: process)
     }
 
     /// Freezes the server (`SIGSTOP`): connections stay open, nothing is answered (a hung Redis).
