@@ -35,7 +35,7 @@ extension FileDatastore {
     public var maxPendingRenewals: Int { renewals.limit }
 
     /// Writes the pending renewals now and waits until every write queued so far is done, and
-    /// the evictions they started (for shutdown).
+    /// the evictions they started (for shutdown and tests).
     public func finishWrites() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             maintenanceQueue.async {
@@ -48,30 +48,29 @@ extension FileDatastore {
         }
     }
 
-    /// Writes every pending renewal, each on its key's queue and only if it is still pending
-    /// there (not superseded meanwhile), until none is left; then evicts or re-measures when a
-    /// write calls for it. Runs on the maintenance queue.
+    /// Writes the pending renewals, each on its key's queue and only if it is still pending
+    /// there (not superseded meanwhile); then evicts or re-measures when a write calls for it,
+    /// and comes back at once for the renewals that came meanwhile (a steady stream of them
+    /// never holds up an eviction). Runs on the maintenance queue.
     func writePendingRenewals() {
         var tidying = (mustEvict: false, recreatedFolder: false)
-        var paths = renewals.paths
-        while !paths.isEmpty {
-            for path in paths {
-                guard let queue = renewals.renewal(at: path)?.location.queue else { continue }
-                queue.sync {
-                    guard let renewal = renewals.take(at: path) else { return }
-                    defer { changesInFlight.end(renewal.location.bucket) }
-                    do {
-                        let written = try write(renewal.entry, at: renewal.location)
-                        tidying.mustEvict = tidying.mustEvict || written.mustEvict
-                        tidying.recreatedFolder = tidying.recreatedFolder || written.recreatedFolder
-                    } catch {
-                        _ = try? Self.remove(path, counted: true, in: budget)
-                    }
+        for path in renewals.paths {
+            guard let queue = renewals.renewal(at: path)?.location.queue else { continue }
+            queue.sync {
+                guard let renewal = renewals.take(at: path) else { return }
+                defer { changesInFlight.end(renewal.location.bucket) }
+                do {
+                    let written = try write(renewal.entry, at: renewal.location)
+                    tidying.mustEvict = tidying.mustEvict || written.mustEvict
+                    tidying.recreatedFolder = tidying.recreatedFolder || written.recreatedFolder
+                } catch {
+                    _ = try? Self.remove(path, counted: true, in: budget)
                 }
             }
-            paths = renewals.paths
         }
         if tidying.mustEvict || tidying.recreatedFolder { tidy(after: tidying) }
+        // A renewal added while this batch was written found it pending and scheduled nothing.
+        if renewals.count > 0 { maintenanceQueue.async { self.writePendingRenewals() } }
     }
 
     /// Drops the pending renewal of `location`'s file, which a change about to be made
