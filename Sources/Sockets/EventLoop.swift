@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// It is also a `TaskExecutor`: a task created with `Task(executorPreference: loop)` runs its
 /// non-isolated code on the loop's thread, between turns, so a request handler and the upstream
-/// call it makes on the same loop (``current``) cost no thread switch.
+/// call it makes on the same loop (``current``) cost no thread switch. ``startTask(_:)`` starts
+/// such work in a task the loop keeps between jobs (see `EventLoopTaskPool`).
 ///
 /// Everything except `execute(_:)`, `enqueue(_:)`, `isInLoopThread`, `start()` and `stop()` must
 /// be called on the loop's thread.
@@ -32,7 +33,13 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Work and jobs handed over on the loop's own thread.
     private var localWork: [@Sendable () -> Void] = []
     private var localJobs: [UnownedJob] = []
+    /// The local work and jobs being run: swapped with `localWork` and `localJobs` each round and
+    /// emptied keeping their capacity, so handing work over allocates nothing once the loop is warm.
+    private var runningWork: [@Sendable () -> Void] = []
+    private var runningJobs: [UnownedJob] = []
     private var timers = EventLoopTimers()
+    /// Tasks kept between the jobs of `startTask(_:)`.
+    private let tasks = EventLoopTaskPool(capacity: 32)
     private static let wakeToken = UInt64.max
     /// The thread-local slot holding the loop whose thread is running.
     private static let currentKey: pthread_key_t = {
@@ -139,6 +146,14 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         wake()
     }
 
+    /// Runs `job` in a task that prefers this loop as its executor (as `Task(executorPreference:)`
+    /// does), reusing a task that finished an earlier job: its allocations (the slabs of its
+    /// async frames) serve the next job, and no task is created. Call on the loop's thread.
+    /// - Returns: What cancels `job` (and only `job`: a later job of the same task is not affected).
+    public func startTask(_ job: @escaping @Sendable () async -> Void) -> EventLoopTask {
+        tasks.start(job, on: self)
+    }
+
     /// Runs `work` on the loop's thread once `due` has passed (call on the loop's thread). There
     /// is no cancelling: `work` checks whether it still applies.
     public func schedule(at due: ContinuousClock.Instant, _ work: @escaping () -> Void) {
@@ -209,6 +224,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         // its channel closed and lets its task finish; later work runs elsewhere (see `execute`).
         inbox.withLock { $0.isClosed = true }
         wakePending.store(true, ordering: .releasing)
+        tasks.close()
         runPending()
         pthread_setspecific(Self.currentKey, nil)
     }
@@ -242,9 +258,11 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
                 run(work, jobs)
             }
             guard !localWork.isEmpty || !localJobs.isEmpty else { return }
-            let (work, jobs) = (localWork, localJobs)
-            (localWork, localJobs) = ([], [])
-            run(work, jobs)
+            swap(&localWork, &runningWork)
+            swap(&localJobs, &runningJobs)
+            run(runningWork, runningJobs)
+            runningWork.removeAll(keepingCapacity: true)
+            runningJobs.removeAll(keepingCapacity: true)
         }
     }
 

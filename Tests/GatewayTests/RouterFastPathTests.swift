@@ -15,25 +15,55 @@ struct RouterFastPathTests {
         let container = try await Bootstrap.makeContainer(
             configuration: configuration, clock: clock, logger: RecordingLogger())
         let router = GatewayRouter(container: container)
-        let request = HTTPRequest(method: .get, target: "/items/a")
-        #expect(router.respondImmediately(to: request) == nil)
+        var request = HTTPRequest(method: .get, target: "/items/a")
+        #expect(router.respondImmediately(to: &request) == nil)
         #expect(await router.handle(request).headers["X-Cache"] == "MISS")
-        let hit = try #require(router.respondImmediately(to: request))
+        let hit = try #require(router.respondImmediately(toCopyOf: request))
         #expect(hit.headers["X-Cache"] == "HIT")
         #expect(hit.headers["Cache-Status"] == "rds-gateway; hit; ttl=60")
-        #expect(router.respondImmediately(to: HTTPRequest(method: .head, target: "/items/a"))?.status == 200)
+        #expect(router.respondImmediately(toCopyOf: HTTPRequest(method: .head, target: "/items/a"))?.status == 200)
         #expect(
             router.respondImmediately(
-                to: HTTPRequest(method: .get, target: "/items/a", headers: ["Cache-Control": "no-cache"])) == nil)
+                toCopyOf: HTTPRequest(method: .get, target: "/items/a", headers: ["Cache-Control": "no-cache"])) == nil)
         #expect(
             router.respondImmediately(
-                to: HTTPRequest(method: .get, target: "/items/a", headers: ["Accept": "text/event-stream"])) == nil)
-        #expect(router.respondImmediately(to: HTTPRequest(method: .put, target: "/items/a")) == nil)
-        #expect(router.respondImmediately(to: HTTPRequest(method: .get, target: "/health"))?.status == 200)
+                toCopyOf: HTTPRequest(method: .get, target: "/items/a", headers: ["Accept": "text/event-stream"])) == nil)
+        #expect(router.respondImmediately(toCopyOf: HTTPRequest(method: .put, target: "/items/a")) == nil)
+        #expect(router.respondImmediately(toCopyOf: HTTPRequest(method: .get, target: "/health"))?.status == 200)
         clock.advance(by: 61)
-        #expect(router.respondImmediately(to: request) == nil)
+        #expect(router.respondImmediately(toCopyOf: request) == nil)
         #expect(upstream.calls("/items/a") == 1)
         await Bootstrap.shutdown(container: container)
+        await upstream.stop()
+    }
+
+    @Test func handle_AnswersFromTheMatchRespondImmediatelyNoted_OnlyInItsOwnContainer() async throws {
+        let upstream = try await EndToEndUpstream.start()
+        for path in ["/items/a", "/items/b", "/other/a"] {
+            upstream.on(path) { _, _ in EndToEndUpstream.Reply(headers: ["Cache-Control": "no-store"], body: path) }
+        }
+        var containers: [GatewayDependencyContainer] = []
+        for upstreamPath in ["/items/{id}", "/other/{id}"] {
+            let configuration = GatewayConfiguration(
+                services: ["up": ServiceSettings(baseURL: upstream.baseURL)],
+                repositories: [
+                    "items": RepositorySettings(route: "/items/{id}", service: "up", upstreamPath: upstreamPath)
+                ])
+            containers.append(
+                try await Bootstrap.makeContainer(
+                    configuration: configuration, clock: EndToEndGateway.makeClock(), logger: RecordingLogger()))
+        }
+        let (router, reloaded) = (GatewayRouter(container: containers[0]), GatewayRouter(container: containers[1]))
+        var request = HTTPRequest(method: .get, target: "/items/a")
+        #expect(router.respondImmediately(to: &request) == nil)
+        // The match it noted is what `handle` answers from: the target is not matched again.
+        var retargeted = request
+        retargeted.target = "/items/b"
+        #expect(await router.handle(retargeted).text == "/items/a")
+        // A router of another container (a reload in between) matches the request anew.
+        #expect(await reloaded.handle(request).text == "/other/a")
+        #expect(upstream.calls("/items/b") == 0)
+        for container in containers { await Bootstrap.shutdown(container: container) }
         await upstream.stop()
     }
 

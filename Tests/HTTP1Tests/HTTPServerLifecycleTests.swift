@@ -13,7 +13,7 @@ struct HTTPServerLifecycleTests {
         let events: AsyncStream<String>.Continuation
         let gate: AsyncStream<Void>
 
-        func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
             request.target == "/fast" ? HTTPResponse(status: 200, bytes: Array("fast".utf8)) : nil
         }
 

@@ -24,18 +24,24 @@
 #             are the pass rows); ZIPF_FILL=0 skips the fill (cold caches, as before 2026-11-26 21:00)
 #   pass-8, pass-64  /pass/{1..100}, no-store at the origin: every request goes upstream;
 #             origin-8 is the origin alone, for the latency the proxies add (p50 - origin p50)
-#   reval     /reval/{1..REVAL_KEYS} in order, 16 connections, max-age=1: after a fill and a 2 s
-#             pause every request finds its entry expired and revalidates (304 from the origin)
+#   reval     /reval/{1..REVAL_KEYS} in order, 16 connections, max-age=1: before round 1 every peer
+#             is filled with every key once (paths/fill.lua); before each run a 2.2 s pause, so that
+#             every request finds its entry expired and revalidates (304 from the origin). REVAL_KEYS is large
+#             enough that no peer comes back to a key within 2 s (100,000 keys at up to ~45k req/s):
+#             with 20,000 keys (before 2026-11-27) the fastest peer met its own renewals still
+#             fresh and served most requests as hits (nginx: 39 % revalidations); the upstream/req
+#             column shows the share
 #   idle-10k  IDLE idle keep-alive connections held open while 100 active ones load /hit/:
 #             gateway-idle against nginx; RSS is the whole process tree while holding them
 # Varnish runs the rows in VARNISH_ROWS (all but idle-10k); PEERS=... leaves peers out.
 # Columns (one line per row and peer): req/s (median of the rounds; MB/s for big-1m), ratios
 # against nginx and against Varnish, p50 and p99 (ms), server CPU µs per request (the proxy's
-# process tree, the origin's excluded), RSS before → after the run.
+# process tree, the origin's excluded), RSS before → after the run, upstream requests per request
+# (the origin's stub_status counter around the run: ~0 for hits, 1 for pass-through and reval).
 # Needs nginx, varnish and wrk (apt-get install -y nginx varnish wrk) and python3.
 # Env: RUN [/tmp/paths-bench], GATEWAY_BIN [build it], ROWS [all of the above], PEERS
 #      [gateway nginx varnish], VARNISH_ROWS [hit-1k big-1m zipf-4k pass-8 pass-64 reval],
-#      ZIPF_KEYS [200000], ZIPF_FILL [1], REVAL_KEYS [20000], IDLE [10000], VARNISH_STORAGE [3G],
+#      ZIPF_KEYS [200000], ZIPF_FILL [1], REVAL_KEYS [100000], IDLE [10000], VARNISH_STORAGE [3G],
 #      PORT_OFFSET [0]: added to every port above, so that two benches can run side by side.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -45,7 +51,7 @@ SECS="${2:-8}"
 RUN="${RUN:-/tmp/paths-bench}"
 ZIPF_KEYS="${ZIPF_KEYS:-200000}"
 ZIPF_FILL="${ZIPF_FILL:-1}"
-REVAL_KEYS="${REVAL_KEYS:-20000}"
+REVAL_KEYS="${REVAL_KEYS:-100000}"
 IDLE="${IDLE:-10000}"
 ROWS="${ROWS:-hit-1k big-1m zipf-4k pass-8 pass-64 reval idle-10k}"
 PEERS="${PEERS:-gateway nginx varnish}"
@@ -123,7 +129,9 @@ rss_kib() { ps -o rss= -p "$1" | awk '{s += $1} END {print s + 0}'; }
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'; }
 
 RESULTS="$RUN/results.tsv"
-printf 'row\tpeer\tround\trps\tp50_ms\tp99_ms\trequests\terrors\tcpu_us\trss_before_kib\trss_after_kib\tidle_pct\n' >"$RESULTS"
+printf 'row\tpeer\tround\trps\tp50_ms\tp99_ms\trequests\terrors\tcpu_us\trss_before_kib\trss_after_kib\tidle_pct\tupstream_per_request\n' >"$RESULTS"
+# origin_requests: the origin's count of requests so far (stub_status), its own request included.
+origin_requests() { curl -s "http://127.0.0.1:$ORIGIN/requests" | awk 'NR == 3 {print $3}'; }
 
 # wrk_run ROW PEER ROUND PREFIX CONNS SCRIPT KEYS [WARMUP_SECS]: one measured run, a line in results.tsv.
 wrk_run() {
@@ -132,10 +140,11 @@ wrk_run() {
   port="$(port_of "$peer")"; pids="$(pids_of "$peer")"; url="http://127.0.0.1:$port"
   export KEYS="$keys" KEY_PREFIX="$prefix"
   ((warm > 0)) && wrk -t1 -c"$conns" -d"${warm}s" -s "$script" "$url" >/dev/null
-  [[ "$row" == reval ]] && sleep 2.2   # every entry the fill stored is expired now (max-age=1)
-  rss0="$(rss_kib "$pids")"; t0="$(cpu_ticks "$pids")"; s0="$(head -1 /proc/stat)"
+  [[ "$row" == reval ]] && sleep 2.2   # every entry stored or renewed before is expired now (max-age=1)
+  local u0 u1
+  rss0="$(rss_kib "$pids")"; t0="$(cpu_ticks "$pids")"; s0="$(head -1 /proc/stat)"; u0="$(origin_requests)"
   out="$(wrk -t1 -c"$conns" -d"${SECS}s" --timeout 2s --latency -s "$script" "$url")"
-  t1="$(cpu_ticks "$pids")"; s1="$(head -1 /proc/stat)"
+  t1="$(cpu_ticks "$pids")"; s1="$(head -1 /proc/stat)"; u1="$(origin_requests)"
   local rps p50 p99 total errors idle
   rps="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
   p50="$(to_ms "$(awk '$1 == "50%" {print $2}' <<<"$out")")"
@@ -144,15 +153,18 @@ wrk_run() {
   errors="$(awk -F'[ ,]+' '/Non-2xx/ {s += $NF} /Socket errors:/ {for (i = 1; i < NF; i++) if ($i ~ /^(connect|read|write|timeout)$/) s += $(i+1)} END {print s + 0}' <<<"$out")"
   idle="$(awk -v a="$s0" -v b="$s1" 'BEGIN { n = split(a, x, " "); split(b, y, " "); t = 0
     for (i = 2; i <= n; i++) t += y[i] - x[i]; printf "%.0f", (t > 0 ? 100 * (y[5] - x[5]) / t : 0) }')"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$row" "$peer" "$round" "$rps" "$p50" "$p99" "$total" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$row" "$peer" "$round" "$rps" "$p50" "$p99" "$total" \
     "$errors" "$(awk -v a="$t0" -v b="$t1" -v n="$total" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", (n > 0 ? (b - a) / hz * 1e6 / n : 0)}')" \
-    "$rss0" "$(rss_kib "$pids")" "$idle" >>"$RESULTS"
+    "$rss0" "$(rss_kib "$pids")" "$idle" \
+    "$(awk -v a="$u0" -v b="$u1" -v n="$total" -v own="$([[ "$peer" == origin ]] && echo 1 || echo 0)" \
+      'BEGIN {printf "%.3f", (n > 0 && a != "" && b != "" ? (b - a - 1 - own * n) / n : -1)}')" >>"$RESULTS"
   echo "  $row $peer round $round: $rps req/s, p50 $p50 ms, p99 $p99 ms, $errors errors" >&2
 }
 
 # fill PEER PREFIX KEYS: requests every key once, in order (paths/fill.lua), before the rounds.
 fill() {
   local done="$RUN/fill-$1.done" out="$RUN/fill-$1.log" started=$SECONDS
+  rm -f "$done"
   KEYS="$3" KEY_PREFIX="$2" FILL_DONE="$done" wrk -t1 -c64 -d3600s -s "$HERE/paths/fill.lua" "http://127.0.0.1:$(port_of "$1")" \
     >"$out" 2>&1 &
   local filler=$!
@@ -198,6 +210,9 @@ if has_row zipf-4k && ((ZIPF_FILL)); then
   echo "filling every peer with the $ZIPF_KEYS Zipf keys ($(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
   for peer in $(peers_of zipf-4k); do fill "$peer" /zipf/ "$ZIPF_KEYS"; done
 fi
+if has_row reval; then
+  for peer in $(peers_of reval); do fill "$peer" /reval/ "$REVAL_KEYS"; done
+fi
 for round in $(seq "$ROUNDS"); do
   echo "round $round of $ROUNDS ($(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
   for row in $ROWS; do
@@ -211,7 +226,7 @@ for round in $(seq "$ROUNDS"); do
         zipf-4k) wrk_run "$row" "$peer" "$round" /zipf/ 64 "$HERE/paths/zipf.lua" "$ZIPF_KEYS" 4 ;;
         pass-8) wrk_run "$row" "$peer" "$round" /pass/ 8 "$KEYS_LUA" 100 ;;
         pass-64) wrk_run "$row" "$peer" "$round" /pass/ 64 "$KEYS_LUA" 100 ;;
-        reval) wrk_run "$row" "$peer" "$round" /reval/ 16 "$KEYS_LUA" "$REVAL_KEYS" 8 ;;
+        reval) wrk_run "$row" "$peer" "$round" /reval/ 16 "$KEYS_LUA" "$REVAL_KEYS" 0 ;;
         idle-10k) idle_run "$peer" "$round" ;;
       esac
     done

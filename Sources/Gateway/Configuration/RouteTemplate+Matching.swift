@@ -8,7 +8,7 @@ extension RouteTemplate {
         match(path, capturing: true)
     }
 
-    /// Like ``match(_:)``, but a fitting path gives `.matched([:])`: tells which route a request
+    /// Like ``match(_:)``, but a fitting path gives `.matched([:])` (no captures): tells which route a request
     /// belongs to without building its captures (classifying requests for metrics and logs).
     public func matchShape(_ path: Substring) -> RouteMatch {
         match(path, capturing: false)
@@ -24,13 +24,12 @@ extension RouteTemplate {
     }
 
     /// Walks the template and the path's bytes together, one segment at a time: no array of
-    /// segments, and no string or dictionary unless something is captured (this runs twice per
-    /// request).
+    /// segments, and no string unless something is captured.
     private func match(bytes path: UnsafeBufferPointer<UInt8>, capturing: Bool) -> RouteMatch {
         guard path.first == UInt8(ascii: "/") else { return .noMatch }
         // Where what follows the last slash read starts; `nil` once every segment is taken (none for `/`).
         var rest: Int? = path.count > 1 ? 1 : nil
-        var captures: [String: String] = [:]
+        var captures = RouteCaptures()
         for segment in segments {
             if case .catchAll(let name) = segment {
                 var remaining = rest

@@ -46,7 +46,7 @@ public struct UpstreamPathTemplate: Sendable, Equatable, CustomStringConvertible
     }
 
     /// The upstream path (and query, if the template has one) with the captured values in place.
-    public func expand(_ captures: [String: String]) -> String {
+    public func expand(_ captures: RouteCaptures) -> String {
         var result = ""
         for part in parts {
             switch part {

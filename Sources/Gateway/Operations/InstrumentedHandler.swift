@@ -18,7 +18,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     public typealias Classifier = @Sendable (HTTPRequest) -> RouteClassification
     /// Answers a request at once, naming the route that answered; `nil` for the async path.
     public typealias ClassifiedResponder =
-        @Sendable (HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)?
+        @Sendable (inout HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)?
 
     private let inner: Inner
     private let metrics: GatewayMetrics
@@ -46,14 +46,14 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         self.logger = logger
         self.classify = classify
         self.respondClassified =
-            respondImmediately ?? { request in inner.respondImmediately(to: request).map { ($0, classify(request)) } }
+            respondImmediately ?? { request in inner.respondImmediately(to: &request).map { ($0, classify(request)) } }
         self.recentProblems = recentProblems
     }
 
     /// The fast path: asks `inner` first, so that a request it cannot answer at once costs nothing more.
-    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+    public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
         let start = ContinuousClock.now
-        guard var answered = respondClassified(request) else { return nil }
+        guard var answered = respondClassified(&request) else { return nil }
         finish(
             &answered.response, for: request, route: answered.route,
             id: RequestID(header: request.headers[RequestID.headerName]), since: start)

@@ -22,11 +22,11 @@ public struct OperationsHandler<Inner: HTTPHandler>: HTTPHandler {
 
     /// `/metrics` is answered at once; others as `inner` does. Readiness probes the disk, so it
     /// takes the async path.
-    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+    public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
         switch (request.method, request.path) {
         case (.get, Self.metricsPath[...]), (.head, Self.metricsPath[...]): metricsResponse()
         case (_, Self.metricsPath[...]), (_, Self.readinessPath[...]): nil
-        default: inner.respondImmediately(to: request)
+        default: inner.respondImmediately(to: &request)
         }
     }
 
@@ -57,12 +57,14 @@ public struct OperationsHandler<Inner: HTTPHandler>: HTTPHandler {
 extension OperationsHandler where Inner == GatewayRouter {
     /// ``respondImmediately(to:)`` with the route that answered, as ``GatewayRouter/classify(_:)``
     /// names it (the router tells its own, without matching the path twice).
-    func classifiedImmediateAnswer(to request: HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)? {
+    func classifiedImmediateAnswer(
+        to request: inout HTTPRequest
+    ) -> (response: HTTPResponse, route: RouteClassification)? {
         switch request.path {
         case Self.metricsPath[...], Self.readinessPath[...]:
-            respondImmediately(to: request).map { ($0, RouteClassification(route: String(request.path))) }
+            respondImmediately(to: &request).map { ($0, RouteClassification(route: String(request.path))) }
         default:
-            inner.classifiedImmediateAnswer(to: request)
+            inner.classifiedImmediateAnswer(to: &request)
         }
     }
 }

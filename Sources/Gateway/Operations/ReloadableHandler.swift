@@ -41,13 +41,15 @@ public final class ReloadableHandler: HTTPHandler {
     }
 
     /// Asks the current handlers.
-    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
-        current.withLock { $0 }.operations.respondImmediately(to: request)
+    public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
+        current.withLock { $0 }.operations.respondImmediately(to: &request)
     }
 
     /// Asks the current handlers, which also name the route that answered (for metrics and logs).
-    public func classifiedImmediateAnswer(to request: HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)? {
-        current.withLock { $0 }.operations.classifiedImmediateAnswer(to: request)
+    public func classifiedImmediateAnswer(
+        to request: inout HTTPRequest
+    ) -> (response: HTTPResponse, route: RouteClassification)? {
+        current.withLock { $0 }.operations.classifiedImmediateAnswer(to: &request)
     }
 
     /// Asks the current handlers.

@@ -4,19 +4,19 @@ import HTTPCaching
 import RDS
 
 extension GatewayRouter {
-    /// A request on a repository route: a read, a Server-Sent Events subscription, or a write.
-    func repositoryRequest(_ request: HTTPRequest, route: RepositoryRoute, captures: [String: String]) async
-        -> HTTPResponse
-    {
+    /// A request for `key` on a repository route: a read, a Server-Sent Events subscription, or
+    /// a write (405 when the route does not allow the method, or its `repository` is gone).
+    func repositoryRequest(
+        _ request: HTTPRequest, route: RepositoryRoute, key: ResourceKey,
+        in repository: Repository<ResourceKey, Representation>?
+    ) async -> HTTPResponse {
         let path = request.path
         let methods = route.settings.methods
-        guard methods.contains(request.method.rawValue), let repository = container.makeRepository(named: route.name)
-        else {
+        guard methods.contains(request.method.rawValue), let repository else {
             return refuse(
                 .methodNotAllowed, "The repository \(route.name) allows \(methods.joined(separator: ", "))", path: path,
                 allow: methods.joined(separator: ", "))
         }
-        let key = route.key(captures: captures, query: request.query, headers: request.headers)
         switch request.method {
         case .get where Self.wantsEvents(request):
             let response = events(of: key, request: request)

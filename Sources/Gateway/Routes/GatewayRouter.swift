@@ -34,14 +34,17 @@ public struct GatewayRouter: HTTPHandler {
         self.demo = demo
     }
 
-    /// Answers `/health` and fresh cache hits of `GET`/`HEAD` synchronously; `nil` otherwise.
-    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
-        classifiedImmediateAnswer(to: request)?.response
+    /// Answers `/health` and fresh cache hits of `GET`/`HEAD` synchronously; `nil` otherwise,
+    /// leaving the route it matched in `request` (a ``MatchedRoute``) for ``handle(_:)``.
+    public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
+        classifiedImmediateAnswer(to: &request)?.response
     }
 
     /// ``respondImmediately(to:)`` with the route that answered, as ``classify(_:)`` names it:
     /// the route matched once serves the answer, the metrics and the log line.
-    func classifiedImmediateAnswer(to request: HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)? {
+    func classifiedImmediateAnswer(
+        to request: inout HTTPRequest
+    ) -> (response: HTTPResponse, route: RouteClassification)? {
         guard request.method == .get || request.method == .head else { return nil }
         let path = request.path
         if path == "/health" { return (Self.health, Self.healthClassification) }
@@ -50,6 +53,24 @@ public struct GatewayRouter: HTTPHandler {
             let repository = container.makeRepository(named: route.name)
         else { return nil }
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
+        guard let answer = freshAnswer(to: request, route: route, key: key, in: repository) else {
+            request.handlerNote = MatchedRoute(container: container, route: route, key: key, repository: repository)
+            return nil
+        }
+        container.refresher(named: route.name)?.noteRead(key)
+        let response = RepositoryResponse.make(
+            answer, request: request, now: container.clock.now,
+            downstreamCacheControl: route.settings.downstreamCacheControl,
+            heuristic: route.settings.isHeuristic(answer.value), hiddenField: route.settings.hiddenTagField)
+        return (response, route.classification)
+    }
+
+    /// The stored answer to `request` when it may be served as it is, without waiting: fresh, no
+    /// queued write pending for it, no secondary key, and acceptable to the request's directives.
+    private func freshAnswer(
+        to request: HTTPRequest, route: RepositoryRoute, key: ResourceKey,
+        in repository: Repository<ResourceKey, Representation>
+    ) -> RepositoryAnswer<Representation>? {
         if let outbox = container.outboxes[route.name], outbox.hasPending(key) { return nil }
         guard let answer = repository.cachedAnswer(for: key),
             route.variants.rekeyed(key, for: answer.value.headers) == nil
@@ -60,12 +81,7 @@ public struct GatewayRouter: HTTPHandler {
                 age: entry.age(at: now), timeToLive: entry.timeToLive(at: now), mustRevalidate: entry.mustRevalidate)
             guard verdict == .useStored else { return nil }
         }
-        container.refresher(named: route.name)?.noteRead(key)
-        let response = RepositoryResponse.make(
-            answer, request: request, now: container.clock.now,
-            downstreamCacheControl: route.settings.downstreamCacheControl,
-            heuristic: route.settings.isHeuristic(answer.value), hiddenField: route.settings.hiddenTagField)
-        return (response, route.classification)
+        return answer
     }
 
     /// Answers any request. Problem bodies show their whole error chain only to callers that pass
@@ -96,17 +112,23 @@ public struct GatewayRouter: HTTPHandler {
             if let refusal = adminAccess.demoRefusal(for: request) { return ProblemResponse.make(refusal, path: path) }
             return await demo.handle(request)
         }
+        if let match = request.handlerNote as? MatchedRoute, match.container === container {
+            RequestLog.current?.record(route: match.route.classification)
+            return await repositoryRequest(request, route: match.route, key: match.key, in: match.repository)
+        }
         switch matchOrReject(path) {
         case .success(let (route, captures)):
             RequestLog.current?.record(route: route.classification)
-            return await repositoryRequest(request, route: route, captures: captures)
+            let key = route.key(captures: captures, query: request.query, headers: request.headers)
+            return await repositoryRequest(
+                request, route: route, key: key, in: container.makeRepository(named: route.name))
         case .failure(let refusal):
             return ProblemResponse.make(refusal, path: path)
         }
     }
 
     /// The route matching `path` and its captures, or `nil` (also for rejected traversal).
-    func match(_ path: Substring) -> (RepositoryRoute, [String: String])? {
+    func match(_ path: Substring) -> (RepositoryRoute, RouteCaptures)? {
         if case .success(let found) = matchOrReject(path) { return found }
         return nil
     }
@@ -114,7 +136,7 @@ public struct GatewayRouter: HTTPHandler {
     /// The first route fitting `path`; `capturing: false` leaves the captures empty (classification).
     private func matchOrReject(
         _ path: Substring, capturing: Bool = true
-    ) -> Result<(RepositoryRoute, [String: String]), GatewayError> {
+    ) -> Result<(RepositoryRoute, RouteCaptures), GatewayError> {
         for route in container.routes {
             switch capturing ? route.template.match(path) : route.template.matchShape(path) {
             case .noMatch: continue

@@ -11,6 +11,9 @@ enum RepositoryResponse {
     /// The `Cache-Status` cache name.
     static let cacheName = "rds-gateway"
 
+    /// A fresh hit's `Cache-Status` up to its `ttl` value.
+    private static let hitPrefix = "\(cacheName); hit; ttl="
+
     /// The most fields a cached answer gains on its way out: `Age`, `Cache-Control`, `X-Cache`,
     /// `Cache-Status`, the two failure fields, `Content-Range` and the request id.
     static let addedFieldCount = 8
@@ -113,8 +116,9 @@ enum RepositoryResponse {
         _ answer: RepositoryAnswer<Representation>, now: Date, forwardedOnRequest: Bool
     ) -> String {
         if answer.cacheStatus == .hit, answer.error == nil, !forwardedOnRequest, let entry = answer.entry {
-            // The fresh hit, once per cached request: one string, no parameter array.
-            return "\(cacheName); hit; ttl=\(Int(entry.timeToLive(at: now).rounded(.down)))"
+            // The fresh hit, once per cached request: a constant and the digits (interpolation
+            // costs four times as much).
+            return hitPrefix + String(Int(entry.timeToLive(at: now).rounded(.down)))
         }
         // One string grown in place (no list of parameters joined).
         var value = cacheName

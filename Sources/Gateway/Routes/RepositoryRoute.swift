@@ -41,7 +41,7 @@ public final class RepositoryRoute: Sendable {
     /// template (its own query, if any, joined with the client's admitted parameters), the
     /// admitted query and the forwarded headers, plus the passed fields its resource is known to
     /// vary on (``variants``).
-    public func key(captures: [String: String], query: Substring?, headers: HTTPHeaders) -> ResourceKey {
+    public func key(captures: RouteCaptures, query: Substring?, headers: HTTPHeaders) -> ResourceKey {
         let expanded = upstream.expand(captures)
         // Searched byte by byte: a `Character` search costs half of building the key.
         guard let mark = expanded.firstIndex(ofASCII: UInt8(ascii: "?")) else {

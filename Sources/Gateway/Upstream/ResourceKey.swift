@@ -8,20 +8,46 @@ import Foundation
 /// `forwardHeaders: "*"` repository passes unkeyed (``passedHeaders``), so a `Vary` on a keyed
 /// header keeps variants apart by construction.
 public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
+    /// The fields, behind one reference: a key is copied into every table, task and answer a
+    /// request passes through, and one retain per copy costs less than one per field.
+    private final class Storage: Sendable {
+        let repository: String
+        let path: String
+        let query: String
+        let headers: [String: String]
+        let passedHeaders: [String: String]
+        /// The hash of the identity, computed once: a key is hashed by every table it passes
+        /// through on a request (in-flight fetches, states, marks), and hashing a dictionary is not cheap.
+        let identityHash: Int
+
+        init(repository: String, path: String, query: String, headers: [String: String], passedHeaders: [String: String]) {
+            self.repository = repository
+            self.path = path
+            self.query = query
+            self.headers = headers
+            self.passedHeaders = passedHeaders
+            var hasher = Hasher()
+            hasher.combine(repository)
+            hasher.combine(path)
+            hasher.combine(query)
+            hasher.combine(headers)
+            identityHash = hasher.finalize()
+        }
+    }
+
+    private let storage: Storage
+
     /// The repository that owns the resource.
-    public let repository: String
+    public var repository: String { storage.repository }
     /// The upstream path, starting with `/`, percent-encoded as sent.
-    public let path: String
+    public var path: String { storage.path }
     /// The normalized query without `?` (`a=1&b=2`), empty when there is none.
-    public let query: String
+    public var query: String { storage.query }
     /// The forwarded request header fields: lower-cased names, repeated fields joined with `, `.
-    public let headers: [String: String]
+    public var headers: [String: String] { storage.headers }
     /// Request fields passed upstream without keying the cache (`forwardHeaders: "*"`); not part
     /// of the key's identity (equality, hashing, encoding) nor of its description.
-    public let passedHeaders: [String: String]
-    /// The hash of the identity, computed once: a key is hashed by every table it passes through
-    /// on a request (in-flight fetches, states, marks), and hashing a dictionary is not cheap.
-    private let identityHash: Int
+    public var passedHeaders: [String: String] { storage.passedHeaders }
 
     /// Creates a key, normalizing as it goes: a missing leading `/` is added, the query's
     /// parameters are sorted by name (a stable sort, so repeated names keep their order) and
@@ -30,32 +56,28 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
         repository: String, path: String, query: Substring? = nil, headers: [String: String] = [:],
         passedHeaders: [String: String] = [:]
     ) {
-        self.repository = repository
-        self.path = path.utf8.first == UInt8(ascii: "/") ? path : "/" + path
-        self.query = Self.normalizedQuery(query ?? "", admitting: { _ in true })
         var lowered: [String: String] = [:]
         for (name, value) in headers {
             let name = name.lowercased()
             lowered[name] = lowered[name].map { $0 + ", " + value } ?? value
         }
-        self.headers = lowered
-        self.passedHeaders = passedHeaders
-        var hasher = Hasher()
-        hasher.combine(repository)
-        hasher.combine(self.path)
-        hasher.combine(self.query)
-        hasher.combine(lowered)
-        identityHash = hasher.finalize()
+        storage = Storage(
+            repository: repository, path: path.utf8.first == UInt8(ascii: "/") ? path : "/" + path,
+            query: Self.normalizedQuery(query ?? "", admitting: { _ in true }), headers: lowered,
+            passedHeaders: passedHeaders)
     }
 
     /// Keys are equal when repository, path, query and keyed headers are; ``passedHeaders`` do not count.
     public static func == (lhs: ResourceKey, rhs: ResourceKey) -> Bool {
-        lhs.identityHash == rhs.identityHash && lhs.repository == rhs.repository && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers
+        let (lhs, rhs) = (lhs.storage, rhs.storage)
+        return lhs === rhs
+            || (lhs.identityHash == rhs.identityHash && lhs.repository == rhs.repository && lhs.path == rhs.path
+                && lhs.query == rhs.query && lhs.headers == rhs.headers)
     }
 
     /// Hashes what ``==`` compares (its hash, computed once).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(identityHash)
+        hasher.combine(storage.identityHash)
     }
 
     /// The request target sent upstream (before any base path or API key): path, then `?query`.

@@ -12,8 +12,8 @@ import Synchronization
 ///
 /// A pooled connection is reused only when it is idle, younger than `idleTimeout`, and the peer
 /// has neither closed it nor sent a byte since its last answer (the connection keeps reading
-/// while pooled and is condemned by anything it receives; a non-blocking peek checks again at
-/// reuse). An answer followed by bytes nobody asked for (a wrong `Content-Length`, a body on a
+/// while pooled and is condemned by anything it receives; for a method that may not be retried,
+/// a non-blocking peek checks again at reuse). An answer followed by bytes nobody asked for (a wrong `Content-Length`, a body on a
 /// bodiless answer, an extra response) is an error (`malformedResponse`), never returned. When a reused
 /// connection still turns out closed before any byte of the answer, an idempotent request is
 /// retried once on a new connection. Host names are resolved once per `host:port` and cached
@@ -64,7 +64,7 @@ public final class HTTPClient: Sendable {
         let exchange = HTTPClientExchange(
             request, host: host, port: port, limits: configuration.limits, budget: configuration.bodyBudget)
         let loop = try EventLoop.current ?? ownLoop()
-        if let pooled = checkOut(PoolKey(endpoint, loop)) {
+        if let pooled = checkOut(PoolKey(endpoint, loop), probing: !Self.isIdempotent(request.method)) {
             do {
                 return try await run(exchange, on: pooled, timeouts: timeouts, totalDeadline: totalDeadline)
             } catch let error as HTTPClientError where error.closedBeforeAnswer && Self.isIdempotent(request.method) {
@@ -130,12 +130,15 @@ public final class HTTPClient: Sendable {
     }
 
     /// The most recently used idle connection of `key`'s pool that is still fit for reuse;
-    /// unfit ones are closed.
-    private func checkOut(_ key: PoolKey) -> HTTPClientConnection? {
+    /// unfit ones are closed. `probing` also asks the socket (a non-blocking peek, one system
+    /// call) whether the peer closed it or sent bytes since the loop last looked: worth it for a
+    /// request that may not be retried; an idempotent one is retried on a new connection instead
+    /// when a reused one turns out closed.
+    private func checkOut(_ key: PoolKey, probing: Bool) -> HTTPClientConnection? {
         let now = ContinuousClock.now
         while let entry = idle.withLock({ $0[key]?.popLast() }) {
             if !entry.connection.isRetired, now - entry.since < configuration.idleTimeout,
-                entry.connection.socket.isIdleAndOpen()
+                !probing || entry.connection.socket.isIdleAndOpen()
             {
                 return entry.connection
             }

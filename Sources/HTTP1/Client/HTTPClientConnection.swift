@@ -255,18 +255,22 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     }
 
     /// Reads until the socket has nothing more (`EAGAIN`; the source may not fire again for bytes
-    /// already there), parsing after every read so the body limit holds as bytes arrive. Every read
-    /// acknowledges at once: an upstream writing head and body separately with Nagle on holds the
-    /// body until the head is acknowledged, and a delayed ACK would cost ~40 ms per answer.
+    /// already there), parsing after every read so the body limit holds as bytes arrive. A read
+    /// that leaves the answer incomplete acknowledges at once: an upstream writing head and body
+    /// separately with Nagle on holds the body until the head is acknowledged, and a delayed ACK
+    /// would cost ~40 ms per answer. A read that completes the answer does not (one system call
+    /// less per exchange): the upstream has nothing more to send, and our next request carries
+    /// the ACK (sending soon after receiving puts Linux back into delayed-ACK mode anyway).
     private func readAvailable() {
         guard exchange != nil else { return idleReadable() }
         let buffer = loop.readBuffer
         while exchange != nil, !isClosed {
             switch socket.read(into: buffer) {
             case .bytes(let count):
-                socket.acknowledgeAtOnce()
                 exchange?.received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                finish(exchange?.step(endOfStream: false))
+                let step = exchange?.step(endOfStream: false)
+                if case .needMore? = step { socket.acknowledgeAtOnce() }
+                finish(step)
             case .wouldBlock:
                 return
             case .closed:

@@ -12,6 +12,10 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The peer's address (e.g. `127.0.0.1` or `::1`), set by the server; `nil` for outgoing requests.
     public var remoteAddress: String?
+    /// What the server's handler noted in ``HTTPHandler/respondImmediately(to:)`` for its own
+    /// ``HTTPHandler/handle(_:)`` (the gateway: the matched route and cache key), so the `async`
+    /// path need not work it out again; `nil` otherwise. The server never reads it.
+    public var handlerNote: (any Sendable)?
 
     /// Creates a request.
     public init(

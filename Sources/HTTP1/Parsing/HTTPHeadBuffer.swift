@@ -37,8 +37,16 @@ struct HTTPHeadBuffer {
 
     /// Writes the UTF-8 of `text` as it is.
     mutating func write(_ text: String) {
-        var text = text
-        text.withUTF8 { write($0) }
+        Self.withBytes(of: text) { write($0) }
+    }
+
+    /// Runs `body` over the UTF-8 of `text` where it lies (a copy only for a string without
+    /// contiguous UTF-8): no `var` copy of the string and no uniqueness check per call.
+    @inline(__always)
+    private static func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     /// `\r\n`.
@@ -50,13 +58,15 @@ struct HTTPHeadBuffer {
     /// `name: value\r\n`; a name that is not a token (RFC 9110 §5.6.2) writes nothing, and
     /// control bytes in the value become spaces, so no field can split a message.
     mutating func writeField(_ name: String, _ value: String) {
-        var name = name
-        guard name.withUTF8({ Self.isToken($0) }) else { return }
-        write(name)
+        let isToken = Self.withBytes(of: name) { bytes in
+            guard Self.isToken(bytes) else { return false }
+            write(bytes)
+            return true
+        }
+        guard isToken else { return }
         write(UInt8(ascii: ":"))
         write(HTTPByte.space)
-        var value = value
-        value.withUTF8 { bytes in
+        Self.withBytes(of: value) { bytes in
             let start = cursor
             write(bytes)
             // Checked where it was copied to (plain loops: a predicate passed to `allSatisfy`

@@ -18,7 +18,7 @@ public struct ClosureHTTPHandler: HTTPHandler {
     }
 
     /// Answers from `immediate`.
-    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? { immediate(request) }
+    public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? { immediate(request) }
 
     /// Answers from `handle`.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse { await asynchronous(request) }

@@ -2,12 +2,14 @@
 public protocol HTTPHandler: Sendable {
     /// Called first, on the server's event-loop thread: returns a response when the answer is
     /// at hand without waiting (a cache hit), or `nil` to take the `async` path. Must never block.
-    func respondImmediately(to request: HTTPRequest) -> HTTPResponse?
+    /// What it worked out on the way (a matched route) may be left in ``HTTPRequest/handlerNote``:
+    /// `handle(_:)` gets the request with it.
+    func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse?
     /// Answers a request. The task is cancelled when the client goes away before the answer.
     func handle(_ request: HTTPRequest) async -> HTTPResponse
 }
 
 extension HTTPHandler {
     /// By default every request takes the `async` path.
-    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? { nil }
+    public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? { nil }
 }

@@ -1,8 +1,8 @@
 extension HTTPConnection {
     /// Hands a parsed request to the handler: first `respondImmediately(to:)` right here on the
-    /// loop (no task, no hop), else `handle(_:)` in a task that prefers this loop as its executor,
-    /// so the handler (and an upstream call it makes on ``EventLoop/current``) runs on the loop's
-    /// thread and its answer is queued without a thread switch.
+    /// loop (no task, no hop), else `handle(_:)` in a task that prefers this loop as its executor
+    /// (one the loop keeps between requests), so the handler (and an upstream call it makes on
+    /// ``EventLoop/current``) runs on the loop's thread and its answer is queued without a thread switch.
     /// Returns `true` when the connection is ready for the next request at once.
     func dispatch(_ request: HTTPRequest) -> Bool {
         var request = request
@@ -12,10 +12,10 @@ extension HTTPConnection {
             keepAlive: !isReserved && request.headers.connectionKeepsAlive(version: request.version))
         answeringMethod = request.method
         let handler = context.handler
-        if let response = handler.respondImmediately(to: request) {
+        if let response = handler.respondImmediately(to: &request) {
             return respond(with: response)
         }
-        task = Task(executorPreference: loop) { [self] in
+        task = loop.startTask { [self, request] in
             let response = await handler.handle(request)
             loop.execute { [self] in handlerAnswered(response) }
         }
@@ -67,7 +67,7 @@ extension HTTPConnection {
     /// stays behind longer than `limits.maxStreamLag`.
     private func pump(_ stream: AsyncStream<[UInt8]>) {
         isStreaming = true
-        task = Task(executorPreference: loop) { [self] in
+        task = loop.startTask { [self] in
             for await element in stream where !element.isEmpty {
                 guard await write(chunk: element) else { return }
             }

@@ -33,8 +33,9 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
     var closesAfterFlush = false
     /// The method of the request being answered (`HEAD` is answered without a body).
     var answeringMethod = HTTPMethod.get
-    /// The handler or stream task for the request being answered.
-    var task: Task<Void, Never>?
+    /// The handler or stream job for the request being answered (a task of the loop's, see
+    /// `EventLoop.startTask(_:)`).
+    var task: EventLoopTask?
     /// A stream task waiting for `outbound` to drain (backpressure), resumed with `false` on close.
     var drainWaiter: CheckedContinuation<Bool, Never>?
     /// Set while lingering: the response is out and the write side shut down; input is read

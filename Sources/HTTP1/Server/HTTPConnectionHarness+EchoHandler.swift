@@ -22,7 +22,7 @@ extension HTTPConnectionHarness {
         public static func body(for request: HTTPRequest) -> String { "\(request.method.rawValue) \(request.target)" }
 
         /// The answer at once, unless this request takes the task path.
-        public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
             switch answering {
             case .immediately: answer(request)
             case .asynchronously: nil

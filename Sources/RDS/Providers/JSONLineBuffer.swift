@@ -51,20 +51,28 @@ struct JSONLineBuffer {
         text.withUTF8 { write($0) }
     }
 
-    /// Writes `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped.
+    /// Writes `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters
+    /// escaped. The runs between escapes are copied whole (a field value rarely has any).
     mutating func writeString(_ text: String) {
         write(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            for byte in bytes {
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    writeEscape(byte)
-                } else {
-                    write(byte)
-                }
-            }
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaping($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { writeEscaping($0) }
         }
         write(UInt8(ascii: "\""))
+    }
+
+    /// Writes `bytes` with quotes, backslashes and control characters escaped.
+    private mutating func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            write(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            writeEscape(byte)
+            runStart = index + 1
+        }
+        write(UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     /// Writes `value`: a string as a JSON string, numbers as JSON numbers (non-finite ones, which

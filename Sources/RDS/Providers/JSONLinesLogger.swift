@@ -89,12 +89,15 @@ public struct JSONLinesLogger: Logger {
             buffer.writeVerbatim(level.name)
             buffer.write("\",\"event\":")
             buffer.writeString(event)
-            for (name, value) in fields {
-                buffer.write(UInt8(ascii: ","))
-                let isEnvelope = name.utf8.count <= 5 && (name == "time" || name == "level" || name == "event")
-                buffer.writeString(isEnvelope ? "field." + name : name)
-                buffer.write(UInt8(ascii: ":"))
-                buffer.writeValue(value)
+            fields.withUnsafeBufferPointer { fields in
+                for index in fields.indices {
+                    buffer.write(UInt8(ascii: ","))
+                    let name = fields[index].name
+                    let isEnvelope = Self.isEnvelopeName(name)
+                    buffer.writeString(isEnvelope ? "field." + name : name)
+                    buffer.write(UInt8(ascii: ":"))
+                    buffer.writeValue(fields[index].value)
+                }
             }
             buffer.write(UInt8(ascii: "}"))
             initialized = buffer.count
@@ -103,6 +106,16 @@ public struct JSONLinesLogger: Logger {
         case .buffered(let writer): writer.append(line: line)
         case .lines(let write): write(String(decoding: line, as: UTF8.self))
         }
+    }
+
+    /// `true` for `time`, `level` and `event`, the envelope's names (told apart by length and first
+    /// byte before any comparison: most field names are neither).
+    private static func isEnvelopeName(_ name: String) -> Bool {
+        let count = name.utf8.count
+        guard count == 4 || count == 5, let first = name.utf8.first,
+            first == UInt8(ascii: "t") || first == UInt8(ascii: "l") || first == UInt8(ascii: "e")
+        else { return false }
+        return name == "time" || name == "level" || name == "event"
     }
 
     /// Lines ``BufferedLineWriter/standardError`` dropped because standard error refused them

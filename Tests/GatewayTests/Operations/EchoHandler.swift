@@ -21,7 +21,7 @@ final class EchoHandler: HTTPHandler {
 
     var seen: [Seen] { storage.withLock { $0 } }
 
-    func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+    func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
         immediateCacheHeader.map { HTTPResponse(status: 200, headers: ["X-Cache": $0]) }
     }
 

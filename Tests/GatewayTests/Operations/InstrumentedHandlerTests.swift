@@ -65,7 +65,7 @@ struct InstrumentedHandlerTests {
             request.path.hasPrefix("/weather/")
                 ? RouteClassification(route: "/weather/{city}", repository: "weather") : .unmatched
         }
-        let fast = try #require(handler.respondImmediately(to: HTTPRequest(method: .get, target: "/weather/oslo")))
+        let fast = try #require(handler.respondImmediately(toCopyOf: HTTPRequest(method: .get, target: "/weather/oslo")))
         _ = await handler.handle(HTTPRequest(method: .get, target: "/weather/rome"))
         _ = await handler.handle(
             HTTPRequest(method: HTTPMethod(rawValue: "BREW"), target: "/random/\(UInt64.random(in: 0...UInt64.max))"))
@@ -88,6 +88,6 @@ struct InstrumentedHandlerTests {
         { _ in
             .unmatched
         }
-        #expect(handler.respondImmediately(to: HTTPRequest(method: .get, target: "/x")) == nil)
+        #expect(handler.respondImmediately(toCopyOf: HTTPRequest(method: .get, target: "/x")) == nil)
     }
 }

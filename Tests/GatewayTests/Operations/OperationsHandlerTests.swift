@@ -10,7 +10,7 @@ struct OperationsHandlerTests {
         let handler = OperationsHandler(
             wrapping: EchoHandler(), metrics: metrics, readiness: Readiness(cacheDirectory: nil, services: []))
 
-        let response = try #require(handler.respondImmediately(to: HTTPRequest(method: .get, target: "/metrics")))
+        let response = try #require(handler.respondImmediately(toCopyOf: HTTPRequest(method: .get, target: "/metrics")))
 
         #expect(response.status == 200)
         #expect(response.headers["Content-Type"] == PrometheusTextRenderer.contentType)
@@ -29,7 +29,7 @@ struct OperationsHandlerTests {
         let readiness = Readiness(cacheDirectory: nil, services: ["demo"])
         let handler = OperationsHandler(wrapping: EchoHandler(), metrics: GatewayMetrics(), readiness: readiness)
         let request = HTTPRequest(method: .get, target: "/health/ready")
-        #expect(handler.respondImmediately(to: request) == nil)
+        #expect(handler.respondImmediately(toCopyOf: request) == nil)
 
         readiness.warmUpStarted()
         let warming = await handler.handle(request)

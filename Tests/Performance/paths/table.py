@@ -32,20 +32,27 @@ PEERS = ("gateway", "gateway-idle", "nginx", "varnish")
 LABELS = {"gateway-idle": "gateway (own process, 16 MB level)"}
 
 
+def upstream(m):
+    """Upstream requests per request (the origin's counter around the run), or – when unknown."""
+    value = m["upstream_per_request"]
+    return f"{value:.2f}" if value == value and value >= 0 else "–"
+
+
 def ratio(value, other):
     return f"{value / other:.2f}×" if other == other and other > 0 else "–"
 
 
 print("| path | peer | req/s | × nginx | × Varnish | p50 ms | p99 ms | CPU µs/req | RSS MiB (before → after) "
-      "| errors | goal |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+      "| upstream/req | errors | goal |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 origin_p50 = median("origin-8", "origin", "p50_ms")
 for row in GOALS:
     nginx, varnish = median(row, "nginx", "rps"), median(row, "varnish", "rps")
     for peer in PEERS:
         if not rounds(row, peer):
             continue
-        m = {c: median(row, peer, c) for c in ("rps", "p50_ms", "p99_ms", "cpu_us", "rss_before_kib", "rss_after_kib", "errors")}
+        m = {c: median(row, peer, c) for c in ("rps", "p50_ms", "p99_ms", "cpu_us", "rss_before_kib", "rss_after_kib", "errors",
+                                          "upstream_per_request")}
         name = row + (" (× 1 MiB)" if row == "big-1m" else "")
         p50 = f"{m['p50_ms']:.3f}"
         if row == "pass-8" and origin_p50 == origin_p50:
@@ -53,7 +60,7 @@ for row in GOALS:
         own = f"**{ratio(m['rps'], nginx)}**" if peer.startswith("gateway") else ratio(m["rps"], nginx)
         print(f"| {name} | {LABELS.get(peer, peer)} | {m['rps']:,.0f} | {own if peer != 'nginx' else ''} "
               f"| {ratio(m['rps'], varnish) if peer != 'varnish' else ''} | {p50} | {m['p99_ms']:.2f} | {m['cpu_us']:.1f} "
-              f"| {m['rss_before_kib'] / 1024:.0f} → {m['rss_after_kib'] / 1024:.0f} | {m['errors']:.0f} "
+              f"| {m['rss_before_kib'] / 1024:.0f} → {m['rss_after_kib'] / 1024:.0f} | {upstream(m)} | {m['errors']:.0f} "
               f"| {GOALS[row] if peer.startswith('gateway') else ''} |")
 if origin_p50 == origin_p50:
     print(f"\npass-8: the origin alone answers in p50 {origin_p50:.3f} ms; \"adds\" is each proxy's p50 minus that.")

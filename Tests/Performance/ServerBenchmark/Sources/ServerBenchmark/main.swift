@@ -20,7 +20,7 @@ let body: [UInt8] = {
 struct StaticBodyHandler: HTTPHandler {
     let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], bytes: body)
 
-    func respondImmediately(to request: HTTPRequest) -> HTTPResponse? { response }
+    func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? { response }
 
     func handle(_ request: HTTPRequest) async -> HTTPResponse { response }
 }
