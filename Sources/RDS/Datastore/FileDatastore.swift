@@ -27,8 +27,9 @@ import Foundation
 ///   operations on one key keep their order), bridged to `async` with continuations; nothing
 ///   blocks the cooperative thread pool and no lock is held across I/O. A read whose file is in
 ///   the page cache while no change of a key of its bucket is under way is answered in place,
-///   without waiting for the disk (``get(_:)``). A renewal (``renew(_:for:)``) is written behind:
-///   queued in order with the key's other operations, its caller not waiting. Evictions and
+///   without waiting for the disk (``get(_:)``). A renewal (``renew(_:for:)``) is kept and
+///   written later, in a batch with the others that came meanwhile; its caller does not wait.
+///   Evictions and
 ///   ``deleteAll()`` run on one more queue and remove each file on its key's queue; re-measuring
 ///   a recreated folder runs there too, holding every key queue.
 /// - ``statistics`` (entry files, bytes, evictions, write failures) are counted when the folder is
@@ -59,8 +60,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     let budget: DiskBudget
     /// The saves and deletes under way, so that ``get(_:)`` knows when a file may be read in place.
     let changesInFlight = FileChangesInFlight()
-    /// The renewals queued behind (``renew(_:for:)``) and their bound.
-    let writesBehind: WritesBehind
+    /// The renewals accepted and not written yet (``renew(_:for:)``), and their bound.
+    let renewals: PendingRenewals<Key, Value>
 
     /// Opens the datastore in `directory`, creating the folder (and its parents) when missing.
     ///
@@ -69,18 +70,19 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// - Parameters:
     ///   - directory: The folder of the entry files, owned by the datastore.
     ///   - maxBytes: A bound on the total size of the entry files, or `nil` for none.
-    ///   - maxWritesBehind: The most renewals queued without their caller waiting (``renew(_:for:)``);
-    ///     0 makes every renewal a waited save.
+    ///   - maxPendingRenewals: The most renewals kept for writing later (``renew(_:for:)``); 0
+    ///     makes every renewal a waited save.
     /// - Throws: ``DatastoreError`` (`writeFailed`) when the folder cannot be created, `readFailed`
     ///   when it cannot be listed.
-    public convenience init(directory: URL, maxBytes: Int? = nil, maxWritesBehind: Int = 1024) throws {
-        try self.init(directory: directory, maxBytes: maxBytes, hash: SHA256.digest, maxWritesBehind: maxWritesBehind)
+    public convenience init(directory: URL, maxBytes: Int? = nil, maxPendingRenewals: Int = 1024) throws {
+        try self.init(
+            directory: directory, maxBytes: maxBytes, hash: SHA256.digest, maxPendingRenewals: maxPendingRenewals)
     }
 
     /// Opens the datastore with another hash function for file names (tests force collisions).
     init(
         directory: URL, maxBytes: Int? = nil, hash: @escaping @Sendable ([UInt8]) -> [UInt8], queueCount: Int = 4,
-        maxWritesBehind: Int = 1024
+        maxPendingRenewals: Int = 1024
     ) throws {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -91,7 +93,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         self.directoryPath = directory.path
         self.maxEntryBytes = min(maxBytes ?? .max, Self.defaultMaxEntryBytes)
         self.hash = hash
-        self.writesBehind = WritesBehind(limit: maxWritesBehind)
+        self.renewals = PendingRenewals(limit: maxPendingRenewals)
         self.queues = (0..<max(1, queueCount)).map { DispatchQueue(label: "rds.file-datastore.io.\($0)") }
         let files: [BlockingFileIO.FileInfo]
         do {
@@ -116,6 +118,10 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// is read on the key's queue, in order with its changes.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         let location = try location(of: key)
+        if let pending = renewals.renewal(at: location.path) {
+            // The file's newest change, not written yet; another key's (names collided) is a miss.
+            return pending.location.keyBytes == location.keyBytes ? pending.entry : nil
+        }
         let (budget, maxEntryBytes) = (budget, maxEntryBytes)
         if changesInFlight.isQuiet(location.bucket),
             let read = BlockingFileIO.readCachedEntryFile(
@@ -180,50 +186,12 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         try await save(entry, at: location(of: key))
     }
 
-    /// Writes `entry`, a renewal of the entry stored for `key` (see ``Datastore/renew(_:for:)``),
-    /// behind: queues the write on the key's queue and returns without waiting for it, so a
-    /// revalidation costs its caller no hop to the queue and back, and the queue writes the
-    /// renewals that came meanwhile in one wake-up. Reads and changes of the key queued after it
-    /// run after it. A write behind that fails removes the key's file (an older entry never
-    /// outlives its renewal) and counts as a failed save (``statistics``). When
-    /// ``maxWritesBehind`` are queued already, this is a ``save(_:for:)``: the caller waits.
-    /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded; a waited
-    ///   save's errors.
-    public func renew(_ entry: CacheEntry<Value>, for key: Key) async throws {
-        let location = try location(of: key)
-        guard writesBehind.admit() else { return try await save(entry, at: location) }
-        changesInFlight.begin(location.bucket)
-        location.queue.async {
-            defer {
-                self.changesInFlight.end(location.bucket)
-                self.writesBehind.finish()
-            }
-            do {
-                let written = try self.write(entry, at: location)
-                guard written.mustEvict || written.recreatedFolder else { return }
-                self.maintenanceQueue.async { self.tidy(after: written) }
-            } catch {
-                _ = try? Self.remove(location.path, counted: true, in: self.budget)
-            }
-        }
-    }
-
-    /// The most renewals queued behind at once (see ``renew(_:for:)``).
-    public var maxWritesBehind: Int { writesBehind.limit }
-
-    /// Waits until every write queued so far (renewals written behind included) is done, and
-    /// the evictions they started.
-    public func finishWrites() async {
-        for queue in queues + [maintenanceQueue] {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
-        }
-    }
-
     /// Writes `entry` at `location` on its queue and waits for it, then for the eviction or
     /// re-measuring it calls for.
-    private func save(_ entry: CacheEntry<Value>, at location: Location) async throws {
+    func save(_ entry: CacheEntry<Value>, at location: Location) async throws {
         changesInFlight.begin(location.bucket)
         defer { changesInFlight.end(location.bucket) }
+        dropPendingRenewal(at: location)
         let written = try await perform(on: location) { () throws(DatastoreError) in
             try self.write(entry, at: location)
         }
@@ -235,7 +203,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// ``write(_:to:in:budget:)``). Runs on the key's queue.
     /// - Throws: ``DatastoreError``: `codingFailed` (the file is untouched) or `writeFailed`
     ///   (recorded as the level's last failure).
-    private func write(
+    func write(
         _ entry: CacheEntry<Value>, at location: Location
     ) throws(DatastoreError) -> (mustEvict: Bool, recreatedFolder: Bool) {
         let valueBytes: [UInt8]
@@ -261,7 +229,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
 
     /// Re-measures a recreated folder and evicts, as a write's outcome asks. Runs on the
     /// maintenance queue.
-    private func tidy(after written: (mustEvict: Bool, recreatedFolder: Bool)) {
+    func tidy(after written: (mustEvict: Bool, recreatedFolder: Bool)) {
         if written.recreatedFolder { Self.remeasure(in: directoryPath, budget: budget, queues: queues[...]) }
         if written.mustEvict { Self.evict(in: directoryPath, budget: budget, queues: queues) }
     }
@@ -272,6 +240,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         let location = try location(of: key)
         changesInFlight.begin(location.bucket)
         defer { changesInFlight.end(location.bucket) }
+        dropPendingRenewal(at: location)
         let budget = budget
         try await perform(on: location) { () throws(DatastoreError) in
             do {
@@ -286,6 +255,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// Removes every entry file of this datastore; other files stay.
     /// - Throws: ``DatastoreError`` (`deleteFailed`) naming the first failure; the other files are still removed.
     public func deleteAll() async throws {
+        for renewal in renewals.takeAll() { changesInFlight.end(renewal.location.bucket) }
         let (budget, directoryPath, queues) = (budget, directoryPath, queues)
         try await perform(on: maintenanceQueue) { () throws(DatastoreError) in
             var firstFailure: FileSystemError?

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP1
 import RDS
+import RDSTesting
 import Testing
 
 @testable import Gateway
@@ -50,5 +51,31 @@ struct TagIndexTests {
         await memory.delete(key("1"))
         #expect(try await tagging.get(key("1")) == nil)
         #expect(index.keys(taggedWith: "blue").isEmpty)
+    }
+
+    /// A renewal reaches the disk level as a renewal (written behind: a broken disk folder does
+    /// not fail it, where a save reports the second level's failure) and re-indexes the tags.
+    @Test func taggingDatastore_PassesARenewalToTheDiskLevel_AndIndexesItsTags() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tags-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try FileDatastore<ResourceKey, Representation>(directory: folder)
+        try FileManager.default.removeItem(at: folder)
+        try Data("in the way".utf8).write(to: folder)
+        let levels = RepositoryLevels(
+            memory: MemoryDatastore(maxBytes: 1 << 20, maxEntries: 100), disk: disk, shared: nil,
+            logger: RecordingLogger())
+        let index = TagIndex(maxEntries: 100)
+        let tagging = TaggingDatastore(wrapping: levels, index: index, field: "Surrogate-Key")
+        let entry = CacheEntry(
+            value: Representation(status: 200, headers: ["Surrogate-Key": "red"]), storedAt: Date(),
+            expiresAt: Date() + 60)
+
+        await #expect(throws: DatastoreError.self) { try await tagging.save(entry, for: key("1")) }
+        try await tagging.renew(entry, for: key("2"))
+        await disk.finishWrites()
+
+        #expect(index.keys(taggedWith: "red") == [key("2")])
+        #expect(disk.statistics.writeFailures == 2)
+        #expect(tagging.peek(key("2")) == entry)
     }
 }
