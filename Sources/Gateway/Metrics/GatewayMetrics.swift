@@ -98,11 +98,6 @@ public final class GatewayMetrics: Sendable {
         }
     }
 
-    /// Creates the zero series of an upstream service.
-    public func registerService(_ service: String) {
-        _ = recorder(service: service)
-    }
-
     /// The recorder of a service's upstream calls, with its series resolved (created at zero) now.
     public func recorder(service: String) -> UpstreamRecorder {
         UpstreamRecorder(
@@ -142,11 +137,6 @@ public final class GatewayMetrics: Sendable {
         coalescedWaiters.addReader(owner: repository) {
             [MetricReading(labelValues: [repository], value: Double(count()))]
         }
-    }
-
-    /// Counts one upstream call and its latency; `errorCode` (e.g. `upstream_timeout`) when it failed.
-    public func recordUpstreamCall(service: String, duration: Duration, errorCode: String?) {
-        recorder(service: service).record(duration: duration, errorCode: errorCode)
     }
 
     /// Reads a cache level's size and evictions at every rendering.

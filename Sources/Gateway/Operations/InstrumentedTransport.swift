@@ -27,12 +27,8 @@ public struct InstrumentedTransport: Transport {
         var request = request
         // The id is the gateway's, even when a client's field passed upstream (`forwardHeaders:
         // "*"`) carries another: an invalid one the gateway replaced must not travel on.
-        if let id = RequestID.current {
-            switch request.headers[RequestID.headerName] {
-            case id.value?: break
-            case nil: request.headers.add(name: RequestID.headerName, value: id.value)
-            case _?: request.headers[RequestID.headerName] = id.value
-            }
+        if let id = RequestID.current, request.headers[RequestID.headerName] != id.value {
+            request.headers[RequestID.headerName] = id.value
         }
         let start = ContinuousClock.now
         do {

@@ -7,7 +7,7 @@ struct GatewayMetricsTests {
     @Test func prometheusText_ListsEveryGatewayMetric_InValidText() throws {
         let metrics = GatewayMetrics()
         metrics.registerRepository("weather")
-        metrics.registerService("demo")
+        _ = metrics.recorder(service: "demo")
         metrics.observeCache(repository: "weather", level: "memory") {
             DatastoreStatistics(entries: 2, bytes: 512, evictions: 1)
         }
@@ -67,8 +67,8 @@ struct GatewayMetricsTests {
             metrics.recordCacheResult(result, repository: "weather")
         }
         metrics.observeCoalescedWaiters(repository: "weather") { 4 }
-        metrics.recordUpstreamCall(service: "demo", duration: .milliseconds(20), errorCode: nil)
-        metrics.recordUpstreamCall(service: "demo", duration: .seconds(2), errorCode: "upstream_timeout")
+        metrics.recorder(service: "demo").record(duration: .milliseconds(20), errorCode: nil)
+        metrics.recorder(service: "demo").record(duration: .seconds(2), errorCode: "upstream_timeout")
         metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 200, duration: .microseconds(300))
         metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 200, duration: .milliseconds(3))
         metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 504, duration: .seconds(2))
