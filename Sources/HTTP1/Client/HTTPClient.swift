@@ -13,11 +13,12 @@ import Synchronization
 /// A pooled connection is reused only when it is idle, younger than `idleTimeout`, and the peer
 /// has neither closed it nor sent a byte since its last answer (the connection keeps reading
 /// while pooled and is condemned by anything it receives; for a method that may not be retried,
-/// a non-blocking peek checks again at reuse). An answer followed by bytes nobody asked for (a wrong `Content-Length`, a body on a
-/// bodiless answer, an extra response) is an error (`malformedResponse`), never returned. When a reused
-/// connection still turns out closed before any byte of the answer, an idempotent request is
-/// retried once on a new connection. Host names are resolved once per `host:port` and cached
-/// (the resolver blocks, so prefer IP literals or `localhost`).
+/// a non-blocking peek checks again at reuse). An answer followed by bytes nobody asked for (a
+/// wrong `Content-Length`, a body on a bodiless answer, an extra response) is an error
+/// (`malformedResponse`), never returned. When a reused connection still turns out closed before
+/// any byte of the answer, an idempotent request is retried once on a new connection. Host names
+/// are resolved once per `host:port` and cached (the resolver blocks, so prefer IP literals or
+/// `localhost`).
 public final class HTTPClient: Sendable {
     /// The pool and parsing settings.
     public let configuration: Configuration
@@ -64,10 +65,11 @@ public final class HTTPClient: Sendable {
         let exchange = HTTPClientExchange(
             request, host: host, port: port, limits: configuration.limits, budget: configuration.bodyBudget)
         let loop = try EventLoop.current ?? ownLoop()
-        if let pooled = checkOut(PoolKey(endpoint, loop), probing: !Self.isIdempotent(request.method)) {
+        let idempotent = Self.isIdempotent(request.method)
+        if let pooled = checkOut(PoolKey(endpoint, loop), probing: !idempotent) {
             do {
                 return try await run(exchange, on: pooled, timeouts: timeouts, totalDeadline: totalDeadline)
-            } catch let error as HTTPClientError where error.closedBeforeAnswer && Self.isIdempotent(request.method) {
+            } catch let error as HTTPClientError where error.closedBeforeAnswer && idempotent {
                 // The peer dropped the idle connection as we reused it: retry once, on a new one.
             }
         }
