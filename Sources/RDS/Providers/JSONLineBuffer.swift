@@ -47,18 +47,23 @@ struct JSONLineBuffer {
 
     /// Writes the UTF-8 of `text` as it is (text known to need no escape: names of levels, numbers).
     mutating func writeVerbatim(_ text: String) {
-        var text = text
-        text.withUTF8 { write($0) }
+        Self.withBytes(of: text) { write($0) }
+    }
+
+    /// Runs `body` over the UTF-8 of `text` where it lies (a copy only for a string without
+    /// contiguous UTF-8), as the HTTP head writer does: no `var` copy of the string per call.
+    @inline(__always)
+    private static func withBytes(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if text.utf8.withContiguousStorageIfAvailable(body) != nil { return }
+        var copy = text
+        copy.withUTF8(body)
     }
 
     /// Writes `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters
     /// escaped. The runs between escapes are copied whole (a field value rarely has any).
     mutating func writeString(_ text: String) {
         write(UInt8(ascii: "\""))
-        if text.utf8.withContiguousStorageIfAvailable({ writeEscaping($0) }) == nil {
-            var copy = text
-            copy.withUTF8 { writeEscaping($0) }
-        }
+        Self.withBytes(of: text) { writeEscaping($0) }
         write(UInt8(ascii: "\""))
     }
 
