@@ -58,12 +58,9 @@ enum RepositoryLevels: PeekableDatastore {
     private func store(_ entry: CacheEntry<Representation>, for key: ResourceKey, renewing: Bool) async throws {
         switch self {
         case .memory(let levels): await levels.save(entry, for: key)
-        case .disk(let levels):
-            if renewing { try await levels.renew(entry, for: key) } else { try await levels.save(entry, for: key) }
-        case .shared(let levels):
-            if renewing { try await levels.renew(entry, for: key) } else { try await levels.save(entry, for: key) }
-        case .diskAndShared(let levels):
-            if renewing { try await levels.renew(entry, for: key) } else { try await levels.save(entry, for: key) }
+        case .disk(let levels): try await levels.save(entry, for: key, renewing: renewing)
+        case .shared(let levels): try await levels.save(entry, for: key, renewing: renewing)
+        case .diskAndShared(let levels): try await levels.save(entry, for: key, renewing: renewing)
         }
     }
 

@@ -33,4 +33,9 @@ extension Datastore {
     public func renew(_ entry: CacheEntry<Value>, for key: Key) async throws {
         try await save(entry, for: key)
     }
+
+    /// ``renew(_:for:)`` when `renewing`, else ``save(_:for:)``: for layers that pass either down.
+    public func save(_ entry: CacheEntry<Value>, for key: Key, renewing: Bool) async throws {
+        if renewing { try await renew(entry, for: key) } else { try await save(entry, for: key) }
+    }
 }

@@ -83,9 +83,9 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
     private func store(_ entry: CacheEntry<Value>, for key: Key, renewing: Bool) async throws {
         beginWrite()
         defer { endWrite() }
-        if renewing { try await l1.renew(entry, for: key) } else { try await l1.save(entry, for: key) }
+        try await l1.save(entry, for: key, renewing: renewing)
         do {
-            if renewing { try await l2.renew(entry, for: key) } else { try await l2.save(entry, for: key) }
+            try await l2.save(entry, for: key, renewing: renewing)
         } catch {
             try? await l2.delete(key)
             throw secondLevelFailure(

@@ -149,11 +149,7 @@ extension Repository {
         defer { if claim != nil { store.flights.endStore(key) } }
         do {
             if let entry {
-                if renewing {
-                    try await store.datastore.renew(entry, for: key)
-                } else {
-                    try await store.datastore.save(entry, for: key)
-                }
+                try await store.datastore.save(entry, for: key, renewing: renewing)
                 return entry
             }
             try await store.datastore.delete(key)
