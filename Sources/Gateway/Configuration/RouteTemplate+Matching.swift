@@ -8,8 +8,9 @@ extension RouteTemplate {
         match(path, capturing: true)
     }
 
-    /// Like ``match(_:)``, but a fitting path gives `.matched([:])` (no captures): tells which route a request
-    /// belongs to without building its captures (classifying requests for metrics and logs).
+    /// Like ``match(_:)``, but a fitting path gives `.matched([:])` (no captures): tells which
+    /// route a request belongs to without building its captures (classifying requests for
+    /// metrics and logs).
     public func matchShape(_ path: Substring) -> RouteMatch {
         match(path, capturing: false)
     }
