@@ -85,13 +85,15 @@ public struct GatewayRouter: HTTPHandler {
     }
 
     /// Answers any request. Problem bodies show their whole error chain only to callers that pass
-    /// the admin check (see ``ProblemAudience``).
+    /// the admin check (see ``ProblemAudience``), as the request's ``RequestContext`` records
+    /// (one of the router's own when no ``InstrumentedHandler`` bound one).
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let audience: ProblemAudience = adminAccess.refusal(for: request) == nil ? .administrator : .anonymous
-        // Tasks the repositories start for this request (its fetch) run on this request's event loop.
-        return await TaskPlacement.$preferredExecutor.withValue(EventLoop.current) {
-            await ProblemAudience.$current.withValue(audience) { await answer(request) }
+        guard let context = RequestContext.current else {
+            return await RequestContext.$current.withValue(RequestContext(id: nil)) { await handle(request) }
         }
+        context.audience = adminAccess.refusal(for: request) == nil ? .administrator : .anonymous
+        // Tasks the repositories start for this request (its fetch) run on this request's event loop.
+        return await TaskPlacement.$preferredExecutor.withValue(EventLoop.current) { await answer(request) }
     }
 
     private func answer(_ request: HTTPRequest) async -> HTTPResponse {
@@ -113,12 +115,12 @@ public struct GatewayRouter: HTTPHandler {
             return await demo.handle(request)
         }
         if let match = request.handlerNote as? MatchedRoute, match.container === container {
-            RequestLog.current?.record(route: match.route.classification)
+            RequestContext.current?.record(route: match.route.classification)
             return await repositoryRequest(request, route: match.route, key: match.key, in: match.repository)
         }
         switch matchOrReject(path) {
         case .success(let (route, captures)):
-            RequestLog.current?.record(route: route.classification)
+            RequestContext.current?.record(route: route.classification)
             let key = route.key(captures: captures, query: request.query, headers: request.headers)
             return await repositoryRequest(
                 request, route: route, key: key, in: container.makeRepository(named: route.name))
