@@ -69,7 +69,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
         let context = RequestContext(id: id)
-        var answer = await RequestContext.$current.withValue(context) { await inner.handle(request) }
+        var answer = await context.bind { await inner.handle(request) }
         // The server cancels the handling task when the client goes away.
         finish(
             &answer, for: request, route: context.route ?? classify(request), id: id, since: start,

@@ -2,7 +2,6 @@ import Foundation
 import HTTP1
 import HTTPCaching
 import RDS
-import Sockets
 
 /// The gateway's HTTP handler: liveness, admin, the embedded demo's knobs, and every repository
 /// route (`/metrics` and `/health/ready` are answered in front of it by ``OperationsHandler``).
@@ -86,14 +85,14 @@ public struct GatewayRouter: HTTPHandler {
 
     /// Answers any request. Problem bodies show their whole error chain only to callers that pass
     /// the admin check (see ``ProblemAudience``), as the request's ``RequestContext`` records
-    /// (one of the router's own when no ``InstrumentedHandler`` bound one).
+    /// (one of the router's own when no ``InstrumentedHandler`` bound one). The tasks the
+    /// repositories start for the request (its fetch) run on the context's event loop.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         guard let context = RequestContext.current else {
-            return await RequestContext.$current.withValue(RequestContext(id: nil)) { await handle(request) }
+            return await RequestContext(id: nil).bind { await handle(request) }
         }
         context.audience = adminAccess.refusal(for: request) == nil ? .administrator : .anonymous
-        // Tasks the repositories start for this request (its fetch) run on this request's event loop.
-        return await TaskPlacement.$preferredExecutor.withValue(EventLoop.current) { await answer(request) }
+        return await answer(request)
     }
 
     private func answer(_ request: HTTPRequest) async -> HTTPResponse {
