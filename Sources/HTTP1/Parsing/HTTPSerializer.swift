@@ -159,7 +159,7 @@ public enum HTTPSerializer {
     /// An IPv6 literal in brackets, as the `Host` field and the client's pool keys carry it;
     /// other hosts as they are (the colon found over bytes: a `Character` search costs more).
     static func bracketed(_ host: String) -> String {
-        host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
+        host.firstIndex(ofASCII: UInt8(ascii: ":")) != nil ? "[\(host)]" : host
     }
 
     /// `Content-Length` (unless kept), `Transfer-Encoding` and `Connection`: the serializer writes these.
