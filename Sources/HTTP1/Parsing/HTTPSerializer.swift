@@ -134,7 +134,8 @@ public enum HTTPSerializer {
             } else {
                 port == 80 ? bracketed(host) : "\(bracketed(host)):\(port)"
             }
-        let hasLength = !request.body.isEmpty || [.post, .put, .patch].contains(request.method)
+        let method = request.method
+        let hasLength = !request.body.isEmpty || method == .post || method == .put || method == .patch
         // The space, the request line's end and the blank line: 1 + 11 + 2 bytes.
         var bound = request.method.rawValue.utf8.count + request.target.utf8.count + 14 + framingBound
         bound += (hostValue.map { HTTPHeadBuffer.fieldBound("Host", $0) } ?? 0) + request.body.count
