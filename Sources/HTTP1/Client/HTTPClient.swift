@@ -24,7 +24,10 @@ public final class HTTPClient: Sendable {
     public let configuration: Configuration
     private let ownLoops = Mutex<[EventLoop]>([])
     private let nextLoop = Atomic<Int>(0)
-    private let idle = Mutex<[PoolKey: [IdleConnection]]>([:])
+    /// Idle connections by pool, the most recently used last (each knows since when it is idle:
+    /// ``HTTPClientConnection/idleSince``; an element of a type whose size is known only at run
+    /// time, as `ContinuousClock.Instant`'s, would be stored and copied through the runtime).
+    private let idle = Mutex<[PoolKey: [HTTPClientConnection]]>([:])
     private let addresses = Mutex<[String: SocketAddress]>([:])
 
     /// A pool's key: the upstream's `host:port` and the loop its connections belong to.
@@ -36,11 +39,6 @@ public final class HTTPClient: Sendable {
             self.endpoint = endpoint
             self.loop = ObjectIdentifier(loop)
         }
-    }
-
-    private struct IdleConnection: Sendable {
-        let connection: HTTPClientConnection
-        let since: ContinuousClock.Instant
     }
 
     /// Creates a client; its own event loops start when a caller outside any loop first needs one.
@@ -87,7 +85,7 @@ public final class HTTPClient: Sendable {
             defer { pool.removeAll() }
             return pool.values.flatMap { $0 }
         }
-        for entry in all { entry.connection.close() }
+        for connection in all { connection.close() }
     }
 
     /// How many of the client's own event loops have started (callers on a loop use that loop).
@@ -98,7 +96,7 @@ public final class HTTPClient: Sendable {
         let endpoint = Self.endpoint(host: host, port: port)
         return idle.withLock { pool in
             pool.reduce(0) { sum, list in
-                list.key.endpoint == endpoint ? sum + list.value.count { !$0.connection.isRetired } : sum
+                list.key.endpoint == endpoint ? sum + list.value.count { !$0.isRetired } : sum
             }
         }
     }
@@ -138,29 +136,31 @@ public final class HTTPClient: Sendable {
     /// when a reused one turns out closed.
     private func checkOut(_ key: PoolKey, probing: Bool) -> HTTPClientConnection? {
         let now = ContinuousClock.now
-        while let entry = idle.withLock({ $0[key]?.popLast() }) {
-            if !entry.connection.isRetired, now - entry.since < configuration.idleTimeout,
-                !probing || entry.connection.socket.isIdleAndOpen()
+        while let connection = idle.withLock({ $0[key]?.popLast() }) {
+            if !connection.isRetired, now - connection.idleSince < configuration.idleTimeout,
+                !probing || connection.socket.isIdleAndOpen()
             {
-                return entry.connection
+                return connection
             }
-            entry.connection.close()
+            connection.close()
         }
         return nil
     }
 
     private func checkIn(_ connection: HTTPClientConnection) {
-        let entry = IdleConnection(connection: connection, since: .now)
+        connection.idleSince = .now
         let limit = configuration.maxIdleConnectionsPerHost
         let key = PoolKey(connection.endpoint, connection.loop)
-        let pooled = idle.withLock { pool in Self.append(entry, to: &pool[key, default: []], limit: limit) }
+        let pooled = idle.withLock { pool in Self.append(connection, to: &pool[key, default: []], limit: limit) }
         if !pooled { connection.close() }
     }
 
-    /// Appends `entry` to `list` (one host's idle connections, looked up once) unless it holds `limit` already.
-    private static func append(_ entry: IdleConnection, to list: inout [IdleConnection], limit: Int) -> Bool {
+    /// Appends `connection` to `list` (one host's idle connections, looked up once) unless it holds `limit` already.
+    private static func append(
+        _ connection: HTTPClientConnection, to list: inout [HTTPClientConnection], limit: Int
+    ) -> Bool {
         guard list.count < limit else { return false }
-        list.append(entry)
+        list.append(connection)
         return true
     }
 

@@ -22,6 +22,9 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     private(set) var isClosed = false
     /// Set (from the loop) once the connection is closed or condemned; read from any thread.
     private let retired = Atomic<Bool>(false)
+    /// When the connection last went back to its client's idle pool: set by the client before it
+    /// goes in, read once taken out (the pool's lock orders the two).
+    var idleSince = ContinuousClock.now
 
     /// The operation in progress: its id, and the continuation of a connect or an exchange.
     private var operationID = 0
