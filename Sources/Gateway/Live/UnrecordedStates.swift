@@ -20,7 +20,8 @@ struct UnrecordedStates {
 
     /// Notes that states of `key` went unrecorded as event number `sequence`.
     mutating func note(_ key: ResourceKey, at sequence: UInt64) {
-        if byKey[key] == nil, byKey.count >= capacity {
+        // The count first: a lookup costs a hash, and the table is seldom full.
+        if byKey.count >= capacity, byKey[key] == nil {
             floor = sequence
             byKey.removeAll(keepingCapacity: true)
         }
