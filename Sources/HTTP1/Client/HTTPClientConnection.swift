@@ -27,9 +27,12 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     var idleSince = ContinuousClock.now
 
     /// The operation in progress: its id, and the continuation of a connect or an exchange.
+    /// Unsafe continuations (a checked one allocates a canary per operation, and its optional is
+    /// tested through the runtime on every event): each is resumed once, on the loop, by the code
+    /// that clears it (or, never stored, by the operation's start).
     private var operationID = 0
-    private var connecting: CheckedContinuation<Void, any Error>?
-    private var exchanging: CheckedContinuation<(HTTPResponse, reusable: Bool), any Error>?
+    private var connecting: UnsafeContinuation<Void, any Error>?
+    private var exchanging: UnsafeContinuation<(HTTPResponse, reusable: Bool), any Error>?
     private var exchange: HTTPClientExchange?
     private var deadlines: [Deadline] = []
     /// When the loop timer last scheduled for this connection fires (`nil`: none pending).
@@ -70,7 +73,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
             throw HTTPClientConnection.connectError(error.code, endpoint: endpoint, underlying: error)
         }
         let connection = HTTPClientConnection(socket: started.socket, endpoint: endpoint, loop: loop)
-        try await connection.perform { (_: Int, continuation: CheckedContinuation<Void, any Error>) in
+        try await connection.perform { (_: Int, continuation: UnsafeContinuation<Void, any Error>) in
             guard connection.register() else {
                 let cause = SocketError(operation: "epoll_ctl(\(endpoint))", code: EBADF)
                 return continuation.resume(
@@ -131,11 +134,11 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     /// Runs one operation: `begin` starts it on the loop and stores the continuation; cancelling
     /// the calling task fails it with `CancellationError` and closes the connection.
     private func perform<Result>(
-        _ begin: @escaping @Sendable (Int, CheckedContinuation<Result, any Error>) -> Void
+        _ begin: @escaping @Sendable (Int, UnsafeContinuation<Result, any Error>) -> Void
     ) async throws -> Result {
         let id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 let start: @Sendable () -> Void = { [self] in
                     guard !isClosed, cancelledID != id else {
                         continuation.resume(throwing: isClosed ? closedError(afterBytes: false) : CancellationError())
