@@ -76,7 +76,7 @@ extension HTTPConnection {
     }
 
     private func write(chunk: [UInt8]) async -> Bool {
-        await withCheckedContinuation { continuation in
+        await withUnsafeContinuation { continuation in
             loop.execute { [self] in
                 guard !isClosed else { return continuation.resume(returning: false) }
                 enqueue(HTTPSerializer.chunkSize(chunk.count))

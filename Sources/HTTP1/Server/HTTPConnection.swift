@@ -37,7 +37,9 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
     /// `EventLoop.startTask(_:)`).
     var task: EventLoopTask?
     /// A stream task waiting for `outbound` to drain (backpressure), resumed with `false` on close.
-    var drainWaiter: CheckedContinuation<Bool, Never>?
+    /// Unsafe (a checked continuation's optional is tested through the runtime each time the
+    /// outbound queue drains, on every response): resumed once, by the code that clears it.
+    var drainWaiter: UnsafeContinuation<Bool, Never>?
     /// Set while lingering: the response is out and the write side shut down; input is read
     /// and dropped until the client closes or this instant passes (so it sees the response, not a reset).
     private var lingerDeadline: ContinuousClock.Instant?
