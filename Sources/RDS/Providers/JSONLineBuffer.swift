@@ -67,17 +67,43 @@ struct JSONLineBuffer {
         write(UInt8(ascii: "\""))
     }
 
-    /// Writes `bytes` with quotes, backslashes and control characters escaped.
+    /// Writes `bytes` with quotes, backslashes and control characters escaped. The search for
+    /// them passes eight bytes at a time over words that hold none, which is nearly every word.
     private mutating func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
         var runStart = 0
-        for index in bytes.indices {
-            let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            write(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            writeEscape(byte)
-            runStart = index + 1
+        var index = 0
+        while index < bytes.count {
+            if bytes.count - index >= 8,
+                !Self.holdsEscapedByte(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
+            let byte = base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                write(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+                writeEscape(byte)
+                runStart = index + 1
+            }
+            index += 1
         }
-        write(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        write(UnsafeBufferPointer(start: base + runStart, count: bytes.count - runStart))
+    }
+
+    /// `true` when one of the eight bytes of `word` is below 0x20, a quote or a backslash. A byte
+    /// below `n` is told by the borrow out of it when `n` is subtracted from every byte: its high
+    /// bit turns on where it was off. Borrows start only at such a byte, so the answer is exact;
+    /// bytes of 0x80 and above (the UTF-8 of other scripts) never count.
+    private static func holdsEscapedByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let controls = (word &- ones &* 0x20) & ~word
+        let zeroQuotes = (quotes &- ones) & ~quotes
+        let zeroBackslashes = (backslashes &- ones) & ~backslashes
+        return (controls | zeroQuotes | zeroBackslashes) & highBits != 0
     }
 
     /// Writes `value`: a string as a JSON string, numbers as JSON numbers (non-finite ones, which
