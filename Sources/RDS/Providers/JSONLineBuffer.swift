@@ -67,28 +67,37 @@ struct JSONLineBuffer {
         write(UInt8(ascii: "\""))
     }
 
-    /// Writes `bytes` with quotes, backslashes and control characters escaped. The search for
-    /// them passes eight bytes at a time over words that hold none, which is nearly every word.
+    /// Writes `bytes` with quotes, backslashes and control characters escaped. Nearly every
+    /// string has none, which is told eight bytes at a time and then copied whole.
     private mutating func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress else { return }
+        guard Self.holdsEscapedByte(bytes) else { return write(bytes) }
         var runStart = 0
-        var index = 0
-        while index < bytes.count {
-            if bytes.count - index >= 8,
-                !Self.holdsEscapedByte(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            {
-                index += 8
-                continue
-            }
-            let byte = base[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                write(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
-                writeEscape(byte)
-                runStart = index + 1
-            }
-            index += 1
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            write(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            writeEscape(byte)
+            runStart = index + 1
         }
-        write(UnsafeBufferPointer(start: base + runStart, count: bytes.count - runStart))
+        write(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// `true` when a byte of `bytes` is below 0x20, a quote or a backslash, tested a word at a
+    /// time: the last word overlaps the one before it, and fewer than eight bytes are tested in a
+    /// word of letters they are copied over.
+    private static func holdsEscapedByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        guard raw.count >= 8 else {
+            var word: UInt64 = 0x6161_6161_6161_6161
+            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: raw) }
+            return holdsEscapedByte(word)
+        }
+        var offset = 0
+        while offset < raw.count - 8 {
+            if holdsEscapedByte(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+            offset += 8
+        }
+        return holdsEscapedByte(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
     }
 
     /// `true` when one of the eight bytes of `word` is below 0x20, a quote or a backslash. A byte
