@@ -26,9 +26,13 @@ struct ByteWriter {
         bytes.append(contentsOf: run)
     }
 
-    /// Appends a length-prefixed UTF-8 string.
+    /// Appends a length-prefixed UTF-8 string, copied from its own storage in one piece (an
+    /// entry's fields are written on every save and renewal).
     mutating func writeString(_ string: String) {
-        writeVarint(UInt64(string.utf8.count))
-        bytes.append(contentsOf: string.utf8)
+        var string = string
+        string.withUTF8 { utf8 in
+            writeVarint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
     }
 }

@@ -25,6 +25,17 @@ extension FileDatastore {
 
     private static var entrySuffix: String { ".entry" }
 
+    /// The location of a key being written: the one held for it in ``writtenLocations``, else
+    /// made (see ``location(of:)``) and held from now on. An entry saved is renewed each time it
+    /// expires and is revalidated; reads come from a far wider set of keys, and make theirs.
+    /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.
+    func writtenLocation(of key: Key) throws(DatastoreError) -> Location {
+        if let held = writtenLocations.location(of: key) { return held }
+        let location = try location(of: key)
+        writtenLocations.hold(location, for: key)
+        return location
+    }
+
     /// Encodes `key` and derives its file's path (made in one piece: this runs on every read
     /// and save) and its queue.
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.

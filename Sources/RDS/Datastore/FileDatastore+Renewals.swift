@@ -17,7 +17,7 @@ extension FileDatastore {
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded; a waited
     ///   save's errors.
     public func renew(_ entry: CacheEntry<Value>, for key: Key) async throws {
-        let location = try location(of: key)
+        let location = try writtenLocation(of: key)
         changesInFlight.begin(location.bucket)
         switch renewals.add(PendingRenewals.Renewal(entry: entry, location: location)) {
         case .refused:

@@ -62,6 +62,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     let changesInFlight = FileChangesInFlight()
     /// The renewals accepted and not written yet (``renew(_:for:)``), and their bound.
     let renewals: PendingRenewals<Key, Value>
+    /// The locations of the keys written lately (``writtenLocation(of:)``): at most 1,024, about 256 KiB.
+    let writtenLocations = FileLocationCache<Key, Location>(capacity: 1_024)
 
     /// Opens the datastore in `directory`, creating the folder (and its parents) when missing.
     ///
@@ -183,7 +185,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     ///   (the key's file is removed, it reads as a miss; the level is degraded until the next
     ///   successful save).
     public func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
-        try await save(entry, at: location(of: key))
+        try await save(entry, at: writtenLocation(of: key))
     }
 
     /// Writes `entry` at `location` on its queue and waits for it, then for the eviction or

@@ -50,42 +50,51 @@ public enum FileEntryFormat {
         static let all: UInt8 = mustRevalidate | hasETag | hasLastModified | hasStaleWhileRevalidate | hasStaleIfError
     }
 
-    /// The file contents for `entry`, whose value is already encoded, written into one buffer of
-    /// their size (no list made for the validators, the lengths or the flags).
+    /// The file contents for `entry`, whose value is already encoded, written at a cursor into
+    /// one buffer of their size (no list made for the validators, the lengths or the flags, and
+    /// no capacity check per piece: an entry is encoded on every save and renewal).
     public static func encode(_ entry: CacheEntry<[UInt8]>, keyBytes: [UInt8]) -> [UInt8] {
-        let etag = entry.validators.etag?.utf8
-        let lastModified = entry.validators.lastModified?.utf8
+        let (etag, lastModified) = (entry.validators.etag, entry.validators.lastModified)
         var flags: UInt8 = entry.mustRevalidate ? Flag.mustRevalidate : 0
         if etag != nil { flags |= Flag.hasETag }
         if lastModified != nil { flags |= Flag.hasLastModified }
         if entry.staleWhileRevalidate != nil { flags |= Flag.hasStaleWhileRevalidate }
         if entry.staleIfError != nil { flags |= Flag.hasStaleIfError }
-
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(
-            headerSize + keyBytes.count + (etag?.count ?? 0) + (lastModified?.count ?? 0) + entry.value.count
-                + checksumSize)
-        bytes += magic
-        bytes.append(version)
-        bytes.append(flags)
-        bytes.append(0)
-        bytes.append(0)
-        append(UInt64(keyBytes.count), to: &bytes)
-        append(UInt64(etag?.count ?? 0), to: &bytes)
-        append(UInt64(lastModified?.count ?? 0), to: &bytes)
-        append(UInt64(entry.value.count), to: &bytes)
-        append(entry.storedAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
-        append(entry.expiresAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
-        append(entry.initialAge.bitPattern, to: &bytes)
-        append((entry.staleWhileRevalidate ?? 0).bitPattern, to: &bytes)
-        append((entry.staleIfError ?? 0).bitPattern, to: &bytes)
-        bytes += keyBytes
-        if let etag { bytes += etag }
-        if let lastModified { bytes += lastModified }
-        bytes += entry.value
-        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
-        withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
-        return bytes
+        let etagCount = etag?.utf8.count ?? 0
+        let lastModifiedCount = lastModified?.utf8.count ?? 0
+        let size = headerSize + keyBytes.count + etagCount + lastModifiedCount + entry.value.count + checksumSize
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            var offset = 0
+            func put(_ bytes: UnsafeRawBufferPointer) {
+                if let start = bytes.baseAddress { (base + offset).copyMemory(from: start, byteCount: bytes.count) }
+                offset += bytes.count
+            }
+            func put<Integer: FixedWidthInteger>(_ value: Integer) { withUnsafeBytes(of: value.littleEndian) { put($0) } }
+            func put(_ text: String?) {
+                guard var text else { return }
+                text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+            }
+            magic.withUnsafeBytes { put($0) }
+            put(version)
+            put(flags)
+            put(UInt16(0))
+            put(UInt64(keyBytes.count))
+            put(UInt64(etagCount))
+            put(UInt64(lastModifiedCount))
+            put(UInt64(entry.value.count))
+            put(entry.storedAt.timeIntervalSinceReferenceDate.bitPattern)
+            put(entry.expiresAt.timeIntervalSinceReferenceDate.bitPattern)
+            put(entry.initialAge.bitPattern)
+            put((entry.staleWhileRevalidate ?? 0).bitPattern)
+            put((entry.staleIfError ?? 0).bitPattern)
+            keyBytes.withUnsafeBytes { put($0) }
+            put(etag)
+            put(lastModified)
+            entry.value.withUnsafeBytes { put($0) }
+            put(CRC32.checksum(UnsafeRawBufferPointer(start: base, count: offset)))
+            initialized = offset
+        }
     }
 
     /// The size of the whole file that a `header` (its first ``headerSize`` bytes)
@@ -169,10 +178,6 @@ public enum FileEntryFormat {
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw InvalidEntry() }
         return text
-    }
-
-    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }
 
     private static func readUInt64(_ raw: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
