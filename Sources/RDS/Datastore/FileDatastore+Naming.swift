@@ -5,12 +5,15 @@ extension FileDatastore {
     struct Location: Sendable {
         /// The key's encoded bytes, stored in the file and compared on read.
         let keyBytes: [UInt8]
-        /// The file's full path: the folder, `/`, `<hex digest>.entry`.
-        let path: String
+        /// The file's full path (the folder, `/`, `<hex digest>.entry`), hashed by its digest.
+        let entryPath: EntryPath
         /// The queue that runs this key's blocking calls.
         let queue: DispatchQueue
         /// The key's bucket in ``FileDatastore/changesInFlight``.
         let bucket: Int
+
+        /// The file's full path: the folder, `/`, `<hex digest>.entry`.
+        var path: String { entryPath.path }
 
         /// `<hex digest>.entry`, the path's last component.
         var fileName: String {
@@ -49,7 +52,8 @@ extension FileDatastore {
         let digest = hash(keyBytes)
         let queue = queues[Int(digest.first ?? 0) % queues.count]
         return Location(
-            keyBytes: keyBytes, path: Self.path(in: directoryPath, ofDigest: digest), queue: queue,
+            keyBytes: keyBytes, entryPath: EntryPath(Self.path(in: directoryPath, ofDigest: digest), digest: digest),
+            queue: queue,
             bucket: FileChangesInFlight.bucket(ofDigest: digest))
     }
 

@@ -120,7 +120,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// is read on the key's queue, in order with its changes.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         let location = try location(of: key)
-        if let pending = renewals.renewal(at: location.path) {
+        if let pending = renewals.renewal(at: location.entryPath) {
             // The file's newest change, not written yet; another key's (names collided) is a miss.
             return pending.location.keyBytes == location.keyBytes ? pending.entry : nil
         }

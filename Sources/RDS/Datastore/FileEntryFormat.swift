@@ -140,25 +140,26 @@ public enum FileEntryFormat {
         else { throw InvalidEntry() }
         let flags = raw[5]
         let checksumOffset = raw.count - checksumSize
+        // The four variable fields, one after the other (no list made for their ranges).
         var end = headerSize
-        var ranges: [Range<Int>] = []
-        for field in 0..<4 {
-            let length = readUInt64(raw, at: 8 + field * 8)
+        func nextField(_ index: Int) throws -> Range<Int> {
+            let length = readUInt64(raw, at: 8 + index * 8)
             guard length <= UInt64(checksumOffset - end) else { throw InvalidEntry() }
-            ranges.append(end..<(end + Int(length)))
             end += Int(length)
+            return (end - Int(length))..<end
         }
+        let (key, etag, lastModified, value) = (try nextField(0), try nextField(1), try nextField(2), try nextField(3))
         let storedChecksum = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: checksumOffset, as: UInt32.self))
         guard end == checksumOffset,
             CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[..<checksumOffset])) == storedChecksum
         else { throw InvalidEntry() }
-        guard raw[ranges[0]].elementsEqual(keyBytes) else { return .otherKey }
+        guard Self.bytes(UnsafeRawBufferPointer(rebasing: raw[key]), equal: keyBytes) else { return .otherKey }
         let validators = Validators(
-            etag: try validator(raw[ranges[1]], present: flags & Flag.hasETag != 0),
-            lastModified: try validator(raw[ranges[2]], present: flags & Flag.hasLastModified != 0))
+            etag: try validator(raw[etag], present: flags & Flag.hasETag != 0),
+            lastModified: try validator(raw[lastModified], present: flags & Flag.hasLastModified != 0))
         return .entry(
             CacheEntry(
-                value: Array(raw[ranges[3]]),
+                value: Array(raw[value]),
                 storedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 40))),
                 expiresAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 48))),
                 validators: validators,
@@ -167,6 +168,16 @@ public enum FileEntryFormat {
                 staleWhileRevalidate: flags & Flag.hasStaleWhileRevalidate != 0
                     ? Double(bitPattern: readUInt64(raw, at: 64)) : nil,
                 staleIfError: flags & Flag.hasStaleIfError != 0 ? Double(bitPattern: readUInt64(raw, at: 72)) : nil))
+    }
+
+    /// `true` when `stored` holds exactly `bytes` (compared in one `memcmp`, not byte by byte
+    /// through a generic sequence: every read of an entry file checks its key).
+    private static func bytes(_ stored: UnsafeRawBufferPointer, equal bytes: [UInt8]) -> Bool {
+        stored.count == bytes.count
+            && bytes.withUnsafeBytes { bytes in
+                guard let lhs = stored.baseAddress, let rhs = bytes.baseAddress else { return true }
+                return memcmp(lhs, rhs, bytes.count) == 0
+            }
     }
 
     /// A validator's text, `nil` when absent.
