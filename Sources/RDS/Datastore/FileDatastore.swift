@@ -62,6 +62,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     let changesInFlight = FileChangesInFlight()
     /// The renewals accepted and not written yet (``renew(_:for:)``), and their bound.
     let renewals: PendingRenewals<Key, Value>
+    /// The locations of the keys written lately (``writtenLocation(of:)``): at most 1,024, about 256 KiB.
+    let writtenLocations = FileLocationCache<Key, Location>(capacity: 1_024)
 
     /// Opens the datastore in `directory`, creating the folder (and its parents) when missing.
     ///
@@ -118,7 +120,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// is read on the key's queue, in order with its changes.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         let location = try location(of: key)
-        if let pending = renewals.renewal(at: location.path) {
+        if let pending = renewals.renewal(at: location.entryPath) {
             // The file's newest change, not written yet; another key's (names collided) is a miss.
             return pending.location.keyBytes == location.keyBytes ? pending.entry : nil
         }
@@ -183,7 +185,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     ///   (the key's file is removed, it reads as a miss; the level is degraded until the next
     ///   successful save).
     public func save(_ entry: CacheEntry<Value>, for key: Key) async throws {
-        try await save(entry, at: location(of: key))
+        try await save(entry, at: writtenLocation(of: key))
     }
 
     /// Writes `entry` at `location` on its queue and waits for it, then for the eviction or
