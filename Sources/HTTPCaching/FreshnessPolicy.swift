@@ -155,6 +155,7 @@ public struct FreshnessPolicy: Sendable {
     /// The `Age` field read conservatively: absent → 0; a list → its largest member; anything that
     /// is not delta-seconds → the largest delta-seconds (stale).
     static func ageValue(_ lines: [String]) -> TimeInterval {
+        guard !lines.isEmpty else { return 0 }
         let members = lines.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
         var largest = 0
         for member in members {

@@ -131,7 +131,7 @@ struct FileDatastoreRenewalTests {
         ]
 
         #expect(added == [.added(firstOfBatch: true), .replaced, .added(firstOfBatch: false), .refused])
-        #expect(renewals.take(at: try store.location(of: "a").path)?.entry.value == "2")
+        #expect(renewals.take(at: try store.location(of: "a").entryPath)?.entry.value == "2")
         #expect(renewals.takeAll().map(\.entry.value) == ["1"])
         #expect(renewals.count == 0)
     }

@@ -4,7 +4,9 @@ import Synchronization
 
 /// Every published state of every repository, numbered, kept in a bounded replay buffer, and
 /// delivered to the Server-Sent Events subscribers whose topics match: per-resource streams
-/// (`Accept: text/event-stream` on a route) and `/events?topic=…` streams alike.
+/// (`Accept: text/event-stream` on a route) and `/events?topic=…` streams alike. Until an event
+/// id has been handed out (to a subscriber, or by ``lastEventID``), nobody can resume, so events
+/// are numbered but neither made nor kept: a process nobody subscribes to pays nothing per state.
 ///
 /// Each event has an id `<boot>-<n>` (`boot` names this process, so an id from before a restart
 /// is never mistaken for a recent one). A subscriber resuming with `Last-Event-ID` gets the
@@ -34,8 +36,19 @@ final class EventHub: Sendable {
         var nextID: UInt64 = 0
         /// The resources whose states went unpublished since nobody followed them.
         var unrecorded = UnrecordedStates(capacity: 4_096)
+        /// Whether an event id of this process has been handed out: only then are events kept.
+        var idsHandedOut = false
 
-        var oldestSequence: UInt64? { ringStart < ring.count ? ring[ringStart].sequence : nil }
+        /// Keeps events from now on, if not yet: the ones numbered so far count as forgotten.
+        mutating func handOutIDs() {
+            guard !idsHandedOut else { return }
+            idsHandedOut = true
+            forgottenThrough = sequence
+        }
+
+        /// The newest event number not kept: dropped from the ring, or numbered before any id was
+        /// handed out. A resume from it or later has every event after its id at hand.
+        var forgottenThrough: UInt64 = 0
     }
 
     private let hub = Mutex(Hub())
@@ -63,8 +76,14 @@ final class EventHub: Sendable {
     /// The number of events kept for replay.
     var bufferedCount: Int { hub.withLock { $0.ring.count - $0.ringStart } }
 
-    /// The id of the newest event.
-    var lastEventID: String { "\(boot)-\(hub.withLock { $0.sequence })" }
+    /// The id of the newest event; from now on events are kept for replay (see ``EventHub``).
+    var lastEventID: String {
+        let sequence = hub.withLock { hub in
+            hub.handOutIDs()
+            return hub.sequence
+        }
+        return "\(boot)-\(sequence)"
+    }
 
     /// Sets how a key is shown as a client path in events (the routes of the configuration).
     func showPaths(_ resolve: @escaping @Sendable (ResourceKey) -> String) { paths.withLock { $0 = resolve } }
@@ -74,6 +93,7 @@ final class EventHub: Sendable {
     func publish(_ key: ResourceKey, _ state: ResourceState<Representation>) {
         hub.withLock { hub in
             hub.sequence += 1
+            guard hub.idsHandedOut else { return }
             record(makeEvent(hub.sequence, key, state), in: &hub)
         }
     }
@@ -97,6 +117,7 @@ final class EventHub: Sendable {
     func publish(_ key: ResourceKey, _ change: WriteEvent<Representation>) {
         hub.withLock { hub in
             hub.sequence += 1
+            guard hub.idsHandedOut else { return }
             record(makeEvent(hub.sequence, key, change), in: &hub)
         }
     }
@@ -107,6 +128,7 @@ final class EventHub: Sendable {
         let resolve = paths.withLock { $0 }
         hub.withLock { hub in
             hub.sequence += 1
+            guard hub.idsHandedOut else { return }
             let id = "\(boot)-\(hub.sequence)"
             let event = HubEvent(sequence: hub.sequence, key: key, isTransition: true) {
                 Self.render(id: id, event: transition.rawValue, ["path": resolve(key), "repository": key.repository])
@@ -121,6 +143,7 @@ final class EventHub: Sendable {
         hub.ringCost += event.cost
         while hub.ring.count - hub.ringStart > maxEvents || (hub.ringCost > maxEventBytes && hub.ringStart < hub.ring.count - 1) {
             hub.ringCost -= hub.ring[hub.ringStart].cost
+            hub.forgottenThrough = hub.ring[hub.ringStart].sequence
             hub.ringStart += 1
         }
         if hub.ringStart > 1_024 && hub.ringStart * 2 > hub.ring.count {
@@ -164,6 +187,7 @@ final class EventHub: Sendable {
         })
         let (id, head, resumed): (UInt64, UInt64, Bool) = hub.withLock { hub in
             hub.nextID += 1
+            hub.handOutIDs()
             hub.subscribers[hub.nextID] = (subscriber, topics)
             for key in keys { hub.byKey[key, default: []].insert(hub.nextID) }
             for name in repositories { hub.byRepository[name, default: []].insert(hub.nextID) }
@@ -222,7 +246,7 @@ final class EventHub: Sendable {
         guard let lastEventID, let dash = lastEventID.lastIndex(of: "-"), lastEventID[..<dash] == boot,
             let seen = UInt64(lastEventID[lastEventID.index(after: dash)...]), seen <= hub.sequence
         else { return false }
-        guard seen == hub.sequence || (hub.oldestSequence.map { $0 <= seen + 1 } ?? false) else { return false }
+        guard seen >= hub.forgottenThrough else { return false }
         guard !hub.unrecorded.missed(after: seen, keys: keys, repositories: repositories) else { return false }
         for event in hub.ring[hub.ringStart...] where event.sequence > seen {
             guard let key = event.key, keys.contains(key) || repositories.contains(key.repository) else { continue }

@@ -37,7 +37,8 @@ final class TagIndex: Sendable {
     /// Records that `key` carries exactly `tags` (none: forgets it).
     func set(_ tags: [String], for key: ResourceKey) {
         index.withLock { index in
-            if index.tagsByKey[key] == tags { return }
+            // Unchanged, or still none (most keys carry no tags): nothing to do, one lookup.
+            if index.tagsByKey[key] ?? [] == tags { return }
             Self.remove(key, from: &index)
             guard !tags.isEmpty else { return }
             while index.pairs + tags.count > maxEntries, let victim = index.tagsByKey.keys.first {

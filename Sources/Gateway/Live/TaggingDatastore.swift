@@ -1,8 +1,9 @@
 import RDS
 
-/// A repository's datastore that keeps its ``TagIndex`` up to date: every entry stored or read
-/// is indexed under the tags its answer names (``TagField``), every entry removed (or found
-/// evicted by a read) is forgotten.
+/// A repository's datastore that keeps its ``TagIndex`` up to date: every entry stored, or read
+/// through ``get(_:)``, is indexed under the tags its answer names (``TagField``), every entry
+/// removed (or found evicted by a read) is forgotten. A ``peek(_:)`` (the memory level, which
+/// repositories read first) indexes nothing: what it finds was indexed as it was stored.
 struct TaggingDatastore: Datastore, PeekableDatastore {
     /// The datastore holding the entries.
     let wrapped: any Datastore<ResourceKey, Representation>

@@ -11,8 +11,13 @@ enum RepositoryResponse {
     /// The `Cache-Status` cache name.
     static let cacheName = "rds-gateway"
 
-    /// A fresh hit's `Cache-Status` up to its `ttl` value.
-    private static let hitPrefix = "\(cacheName); hit; ttl="
+    /// The `Cache-Status` of an answer with a stored entry, no error and no client `no-cache`, up
+    /// to its `ttl` value, by cache status: what ``cacheStatus(_:now:forwardedOnRequest:)`` writes
+    /// for those, made once (a hit, a revalidation or a miss is answered once per request).
+    private static let storedPrefixes: (hit: String, miss: String, revalidated: String, bypass: String) = (
+        "\(cacheName); hit; ttl=", "\(cacheName); fwd=miss; stored; ttl=",
+        "\(cacheName); fwd=stale; fwd-status=304; stored; ttl=", "\(cacheName); fwd=miss; ttl="
+    )
 
     /// The most fields a cached answer gains on its way out: `Age`, `Cache-Control`, `X-Cache`,
     /// `Cache-Status`, the two failure fields, `Content-Range` and the request id.
@@ -115,10 +120,16 @@ enum RepositoryResponse {
     static func cacheStatus(
         _ answer: RepositoryAnswer<Representation>, now: Date, forwardedOnRequest: Bool
     ) -> String {
-        if answer.cacheStatus == .hit, answer.error == nil, !forwardedOnRequest, let entry = answer.entry {
-            // The fresh hit, once per cached request: a constant and the digits (interpolation
-            // costs four times as much).
-            return hitPrefix + String(Int(entry.timeToLive(at: now).rounded(.down)))
+        if answer.error == nil, !forwardedOnRequest, let entry = answer.entry {
+            // The usual answers: a constant and the digits (building the value costs ten times as much).
+            let prefix =
+                switch answer.cacheStatus {
+                case .hit, .stale: storedPrefixes.hit
+                case .miss: storedPrefixes.miss
+                case .revalidated: storedPrefixes.revalidated
+                case .bypass: storedPrefixes.bypass
+                }
+            return prefix + String(Int(entry.timeToLive(at: now).rounded(.down)))
         }
         // One string grown in place (no list of parameters joined).
         var value = cacheName

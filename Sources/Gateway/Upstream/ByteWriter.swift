@@ -22,13 +22,19 @@ struct ByteWriter {
 
     /// Appends a length-prefixed byte run.
     mutating func writeBytes(_ run: [UInt8]) {
-        writeVarint(UInt64(run.count))
-        bytes.append(contentsOf: run)
+        run.withUnsafeBufferPointer { writeRun($0) }
     }
 
-    /// Appends a length-prefixed UTF-8 string.
+    /// Appends a length-prefixed UTF-8 string, copied from its own storage in one piece (an
+    /// entry's fields are written on every save and renewal).
     mutating func writeString(_ string: String) {
-        writeVarint(UInt64(string.utf8.count))
-        bytes.append(contentsOf: string.utf8)
+        var string = string
+        string.withUTF8 { writeRun($0) }
+    }
+
+    /// Appends a length-prefixed run of bytes that lie in memory.
+    private mutating func writeRun(_ run: UnsafeBufferPointer<UInt8>) {
+        writeVarint(UInt64(run.count))
+        bytes.append(contentsOf: run)
     }
 }

@@ -91,7 +91,10 @@ extension HTTPService {
         forwarding forwarded: [(name: String, value: String)], host: String, credentials: [Credential],
         extra: HTTPHeaders
     ) -> HTTPHeaders {
-        var headers = HTTPHeaders([HTTPField(name: "Host", value: host)])
+        var headers = HTTPHeaders()
+        // Room for every field at once: the storage is made once, never grown field by field.
+        headers.reserveCapacity(1 + defaultHeaders.count + forwarded.count + credentials.count + extra.count)
+        headers.add(name: "Host", value: host)
         for field in defaultHeaders
         where HeaderAllowList.isForwardable(field.name.lowercased())
             && !forwarded.contains(where: { $0.name == field.name.lowercased() })

@@ -21,15 +21,22 @@ extension Representation: DatastoreCodable {
         writer.writeRaw(Self.magic)
         writer.writeVarint(UInt64(max(0, status)))
         writer.writeString(method?.rawValue ?? "")
-        // The fields but `Set-Cookie`, counted and then written (no filtered copy of the list).
-        let isStored = { (field: HTTPField) in !HTTPHeaders.equalsIgnoringCase(field.name, "Set-Cookie") }
-        writer.writeVarint(UInt64(headers.fields.reduce(0) { isStored($1) ? $0 + 1 : $0 }))
-        for field in headers.fields where isStored(field) {
-            writer.writeString(field.name)
-            writer.writeString(field.value)
+        // The fields but `Set-Cookie`, counted and then written where they lie (no filtered copy
+        // of the list, no copy of each field).
+        headers.fields.withUnsafeBufferPointer { fields in
+            writer.writeVarint(UInt64(fields.reduce(0) { Self.isStored($1) ? $0 + 1 : $0 }))
+            for index in fields.indices where Self.isStored(fields[index]) {
+                writer.writeString(fields[index].name)
+                writer.writeString(fields[index].value)
+            }
         }
         writer.writeBytes(body)
         return writer.bytes
+    }
+
+    /// `false` for `Set-Cookie`, which is never stored.
+    private static func isStored(_ field: HTTPField) -> Bool {
+        !HTTPHeaders.equalsIgnoringCase(field.name, "Set-Cookie")
     }
 
     /// Decodes ``encodedBytes()``.

@@ -34,7 +34,8 @@ struct UpstreamExchange: Sendable {
                 status: status ?? representation.status, headers: headers, requestHeaders: clientHeaders,
                 requestTime: requestTime, responseTime: responseTime)
         else { return Freshness(lifetime: nil, isStorable: false) }
-        let storable = !VaryField(headers).varies(onAnyOf: unkeyedHeaderNames)
+        // Without unkeyed fields only `Vary: *` could tell, and the rules refused that one already.
+        let storable = unkeyedHeaderNames.isEmpty || !VaryField(headers).varies(onAnyOf: unkeyedHeaderNames)
         return Freshness(
             lifetime: rules.lifetime, age: rules.age, isStorable: storable, mustRevalidate: rules.mustRevalidate,
             staleWhileRevalidate: rules.staleWhileRevalidate, staleIfError: rules.staleIfError)

@@ -5,12 +5,15 @@ extension FileDatastore {
     struct Location: Sendable {
         /// The key's encoded bytes, stored in the file and compared on read.
         let keyBytes: [UInt8]
-        /// The file's full path: the folder, `/`, `<hex digest>.entry`.
-        let path: String
+        /// The file's full path (the folder, `/`, `<hex digest>.entry`), hashed by its digest.
+        let entryPath: EntryPath
         /// The queue that runs this key's blocking calls.
         let queue: DispatchQueue
         /// The key's bucket in ``FileDatastore/changesInFlight``.
         let bucket: Int
+
+        /// The file's full path: the folder, `/`, `<hex digest>.entry`.
+        var path: String { entryPath.path }
 
         /// `<hex digest>.entry`, the path's last component.
         var fileName: String {
@@ -25,6 +28,17 @@ extension FileDatastore {
 
     private static var entrySuffix: String { ".entry" }
 
+    /// The location of a key being written: the one held for it in ``writtenLocations``, else
+    /// made (see ``location(of:)``) and held from now on. An entry saved is renewed each time it
+    /// expires and is revalidated; reads come from a far wider set of keys, and make theirs.
+    /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.
+    func writtenLocation(of key: Key) throws(DatastoreError) -> Location {
+        if let held = writtenLocations.location(of: key) { return held }
+        let location = try location(of: key)
+        writtenLocations.hold(location, for: key)
+        return location
+    }
+
     /// Encodes `key` and derives its file's path (made in one piece: this runs on every read
     /// and save) and its queue.
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.
@@ -38,7 +52,8 @@ extension FileDatastore {
         let digest = hash(keyBytes)
         let queue = queues[Int(digest.first ?? 0) % queues.count]
         return Location(
-            keyBytes: keyBytes, path: Self.path(in: directoryPath, ofDigest: digest), queue: queue,
+            keyBytes: keyBytes, entryPath: EntryPath(Self.path(in: directoryPath, ofDigest: digest), digest: digest),
+            queue: queue,
             bucket: FileChangesInFlight.bucket(ofDigest: digest))
     }
 

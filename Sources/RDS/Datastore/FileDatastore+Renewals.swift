@@ -17,7 +17,7 @@ extension FileDatastore {
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded; a waited
     ///   save's errors.
     public func renew(_ entry: CacheEntry<Value>, for key: Key) async throws {
-        let location = try location(of: key)
+        let location = try writtenLocation(of: key)
         changesInFlight.begin(location.bucket)
         switch renewals.add(PendingRenewals.Renewal(entry: entry, location: location)) {
         case .refused:
@@ -64,7 +64,7 @@ extension FileDatastore {
                     tidying.mustEvict = tidying.mustEvict || written.mustEvict
                     tidying.recreatedFolder = tidying.recreatedFolder || written.recreatedFolder
                 } catch {
-                    _ = try? Self.remove(path, counted: true, in: budget)
+                    _ = try? Self.remove(path.path, counted: true, in: budget)
                 }
             }
         }
@@ -76,6 +76,6 @@ extension FileDatastore {
     /// Drops the pending renewal of `location`'s file, which a change about to be made
     /// supersedes. Call with the change counted in ``changesInFlight``.
     func dropPendingRenewal(at location: Location) {
-        if let dropped = renewals.take(at: location.path) { changesInFlight.end(dropped.location.bucket) }
+        if let dropped = renewals.take(at: location.entryPath) { changesInFlight.end(dropped.location.bucket) }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 
-/// The binary layout of one ``FileDatastore`` file (version 2, integers little-endian).
+/// The binary layout of one ``FileDatastore`` file (version 3, integers little-endian).
 /// Files of another version read as invalid (a miss), so an upgrade starts with a cold disk cache.
-/// The shared (Redis) level stores its values in this same layout, CRC and key check included.
+/// The shared (Redis) level stores its values in this same layout, checksum and key check included.
+/// Version 3 ends with an XXH64 (``XXH64``) where version 2 ended with a CRC-32.
 ///
 /// ```
 /// offset  size  field
 ///      0     4  magic "RDSE"
-///      4     1  version (2)
+///      4     1  version (3)
 ///      5     1  flags: bit 0 must-revalidate, bit 1 has ETag, bit 2 has Last-Modified,
 ///                 bit 3 has a stale-while-revalidate window, bit 4 has a stale-if-error window
 ///      6     2  reserved, 0
@@ -21,7 +22,7 @@ import Foundation
 ///     64     8  staleWhileRevalidate (Double bit pattern, seconds; 0 when absent)
 ///     72     8  staleIfError (Double bit pattern, seconds; 0 when absent)
 ///     80     K  key bytes, then E ETag bytes, L Last-Modified bytes (UTF-8), V value bytes
-///    end     4  CRC-32 of every byte before it
+///    end     8  XXH64 of every byte before it
 /// ```
 /// Dates are stored relative to Foundation's reference date so they round-trip bit for bit.
 public enum FileEntryFormat {
@@ -31,15 +32,16 @@ public enum FileEntryFormat {
         case entry(CacheEntry<[UInt8]>)
         /// A valid entry for another key whose name hashes the same (a collision).
         case otherKey
-        /// Not a valid version-2 entry: corrupt, truncated, foreign or of another version.
+        /// Not a valid version-3 entry: corrupt, truncated, foreign or of another version.
         case invalid
     }
 
     private static let magic: [UInt8] = Array("RDSE".utf8)
-    private static let version: UInt8 = 2
+    private static let version: UInt8 = 3
     /// The size of the fixed header, which ``fileSize(header:)`` needs to size the whole file.
     static let headerSize = 80
-    private static let checksumSize = 4
+    /// The size of the checksum that ends a file.
+    static let checksumSize = 8
 
     private enum Flag {
         static let mustRevalidate: UInt8 = 1 << 0
@@ -50,42 +52,51 @@ public enum FileEntryFormat {
         static let all: UInt8 = mustRevalidate | hasETag | hasLastModified | hasStaleWhileRevalidate | hasStaleIfError
     }
 
-    /// The file contents for `entry`, whose value is already encoded, written into one buffer of
-    /// their size (no list made for the validators, the lengths or the flags).
+    /// The file contents for `entry`, whose value is already encoded, written at a cursor into
+    /// one buffer of their size (no list made for the validators, the lengths or the flags, and
+    /// no capacity check per piece: an entry is encoded on every save and renewal).
     public static func encode(_ entry: CacheEntry<[UInt8]>, keyBytes: [UInt8]) -> [UInt8] {
-        let etag = entry.validators.etag?.utf8
-        let lastModified = entry.validators.lastModified?.utf8
+        let (etag, lastModified) = (entry.validators.etag, entry.validators.lastModified)
         var flags: UInt8 = entry.mustRevalidate ? Flag.mustRevalidate : 0
         if etag != nil { flags |= Flag.hasETag }
         if lastModified != nil { flags |= Flag.hasLastModified }
         if entry.staleWhileRevalidate != nil { flags |= Flag.hasStaleWhileRevalidate }
         if entry.staleIfError != nil { flags |= Flag.hasStaleIfError }
-
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(
-            headerSize + keyBytes.count + (etag?.count ?? 0) + (lastModified?.count ?? 0) + entry.value.count
-                + checksumSize)
-        bytes += magic
-        bytes.append(version)
-        bytes.append(flags)
-        bytes.append(0)
-        bytes.append(0)
-        append(UInt64(keyBytes.count), to: &bytes)
-        append(UInt64(etag?.count ?? 0), to: &bytes)
-        append(UInt64(lastModified?.count ?? 0), to: &bytes)
-        append(UInt64(entry.value.count), to: &bytes)
-        append(entry.storedAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
-        append(entry.expiresAt.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
-        append(entry.initialAge.bitPattern, to: &bytes)
-        append((entry.staleWhileRevalidate ?? 0).bitPattern, to: &bytes)
-        append((entry.staleIfError ?? 0).bitPattern, to: &bytes)
-        bytes += keyBytes
-        if let etag { bytes += etag }
-        if let lastModified { bytes += lastModified }
-        bytes += entry.value
-        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
-        withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
-        return bytes
+        let etagCount = etag?.utf8.count ?? 0
+        let lastModifiedCount = lastModified?.utf8.count ?? 0
+        let size = headerSize + keyBytes.count + etagCount + lastModifiedCount + entry.value.count + checksumSize
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            var offset = 0
+            func put(_ bytes: UnsafeRawBufferPointer) {
+                if let start = bytes.baseAddress { (base + offset).copyMemory(from: start, byteCount: bytes.count) }
+                offset += bytes.count
+            }
+            func put<Integer: FixedWidthInteger>(_ value: Integer) { withUnsafeBytes(of: value.littleEndian) { put($0) } }
+            func put(_ text: String?) {
+                guard var text else { return }
+                text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+            }
+            magic.withUnsafeBytes { put($0) }
+            put(version)
+            put(flags)
+            put(UInt16(0))
+            put(UInt64(keyBytes.count))
+            put(UInt64(etagCount))
+            put(UInt64(lastModifiedCount))
+            put(UInt64(entry.value.count))
+            put(entry.storedAt.timeIntervalSinceReferenceDate.bitPattern)
+            put(entry.expiresAt.timeIntervalSinceReferenceDate.bitPattern)
+            put(entry.initialAge.bitPattern)
+            put((entry.staleWhileRevalidate ?? 0).bitPattern)
+            put((entry.staleIfError ?? 0).bitPattern)
+            keyBytes.withUnsafeBytes { put($0) }
+            put(etag)
+            put(lastModified)
+            entry.value.withUnsafeBytes { put($0) }
+            put(XXH64.hash(UnsafeRawBufferPointer(start: base, count: offset)))
+            initialized = offset
+        }
     }
 
     /// The size of the whole file that a `header` (its first ``headerSize`` bytes)
@@ -131,25 +142,25 @@ public enum FileEntryFormat {
         else { throw InvalidEntry() }
         let flags = raw[5]
         let checksumOffset = raw.count - checksumSize
+        // The four variable fields, one after the other (no list made for their ranges).
         var end = headerSize
-        var ranges: [Range<Int>] = []
-        for field in 0..<4 {
-            let length = readUInt64(raw, at: 8 + field * 8)
+        func nextField(_ index: Int) throws -> Range<Int> {
+            let length = readUInt64(raw, at: 8 + index * 8)
             guard length <= UInt64(checksumOffset - end) else { throw InvalidEntry() }
-            ranges.append(end..<(end + Int(length)))
             end += Int(length)
+            return (end - Int(length))..<end
         }
-        let storedChecksum = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: checksumOffset, as: UInt32.self))
+        let (key, etag, lastModified, value) = (try nextField(0), try nextField(1), try nextField(2), try nextField(3))
         guard end == checksumOffset,
-            CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[..<checksumOffset])) == storedChecksum
+            XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[..<checksumOffset])) == readUInt64(raw, at: checksumOffset)
         else { throw InvalidEntry() }
-        guard raw[ranges[0]].elementsEqual(keyBytes) else { return .otherKey }
+        guard Self.bytes(UnsafeRawBufferPointer(rebasing: raw[key]), equal: keyBytes) else { return .otherKey }
         let validators = Validators(
-            etag: try validator(raw[ranges[1]], present: flags & Flag.hasETag != 0),
-            lastModified: try validator(raw[ranges[2]], present: flags & Flag.hasLastModified != 0))
+            etag: try validator(raw[etag], present: flags & Flag.hasETag != 0),
+            lastModified: try validator(raw[lastModified], present: flags & Flag.hasLastModified != 0))
         return .entry(
             CacheEntry(
-                value: Array(raw[ranges[3]]),
+                value: Array(raw[value]),
                 storedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 40))),
                 expiresAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 48))),
                 validators: validators,
@@ -158,6 +169,16 @@ public enum FileEntryFormat {
                 staleWhileRevalidate: flags & Flag.hasStaleWhileRevalidate != 0
                     ? Double(bitPattern: readUInt64(raw, at: 64)) : nil,
                 staleIfError: flags & Flag.hasStaleIfError != 0 ? Double(bitPattern: readUInt64(raw, at: 72)) : nil))
+    }
+
+    /// `true` when `stored` holds exactly `bytes` (compared in one `memcmp`, not byte by byte
+    /// through a generic sequence: every read of an entry file checks its key).
+    private static func bytes(_ stored: UnsafeRawBufferPointer, equal bytes: [UInt8]) -> Bool {
+        stored.count == bytes.count
+            && bytes.withUnsafeBytes { bytes in
+                guard let lhs = stored.baseAddress, let rhs = bytes.baseAddress else { return true }
+                return memcmp(lhs, rhs, bytes.count) == 0
+            }
     }
 
     /// A validator's text, `nil` when absent.
@@ -171,8 +192,10 @@ public enum FileEntryFormat {
         return text
     }
 
-    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    /// Appends the checksum of `bytes` to them (tests use it to forge files that only fail other checks).
+    static func appendChecksum(to bytes: inout [UInt8]) {
+        let checksum = bytes.withUnsafeBytes { XXH64.hash($0) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
     }
 
     private static func readUInt64(_ raw: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {

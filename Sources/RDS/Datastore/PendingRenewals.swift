@@ -24,7 +24,7 @@ final class PendingRenewals<Key: Hashable & Sendable & DatastoreCodable, Value: 
         case added(firstOfBatch: Bool)
     }
 
-    private let renewals = Mutex<[String: Renewal]>([:])
+    private let renewals = Mutex<[EntryPath: Renewal]>([:])
     /// The most renewals pending at once.
     let limit: Int
 
@@ -39,7 +39,7 @@ final class PendingRenewals<Key: Hashable & Sendable & DatastoreCodable, Value: 
     /// Makes `renewal` its file's pending renewal, unless ``limit`` are pending for other files.
     func add(_ renewal: Renewal) -> Added {
         renewals.withLock { renewals in
-            let path = renewal.location.path
+            let path = renewal.location.entryPath
             if renewals[path] != nil {
                 renewals[path] = renewal
                 return .replaced
@@ -51,14 +51,14 @@ final class PendingRenewals<Key: Hashable & Sendable & DatastoreCodable, Value: 
     }
 
     /// The pending renewal of the file at `path`, if any (it may be another key's).
-    func renewal(at path: String) -> Renewal? { renewals.withLock { $0[path] } }
+    func renewal(at path: EntryPath) -> Renewal? { renewals.withLock { $0[path] } }
 
     /// Removes and returns the pending renewal of the file at `path`: to write it, or because
     /// a change of the file supersedes it.
-    func take(at path: String) -> Renewal? { renewals.withLock { $0.removeValue(forKey: path) } }
+    func take(at path: EntryPath) -> Renewal? { renewals.withLock { $0.removeValue(forKey: path) } }
 
     /// The files with a pending renewal.
-    var paths: [String] { renewals.withLock { Array($0.keys) } }
+    var paths: [EntryPath] { renewals.withLock { Array($0.keys) } }
 
     /// Removes and returns every pending renewal.
     func takeAll() -> [Renewal] {

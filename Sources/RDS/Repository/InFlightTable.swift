@@ -109,13 +109,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Ends a store begun with ``beginStore(_:claim:)``, resuming the writes that waited for it.
     func endStore(_ key: Key) {
         let writers: [Writer] = table.withLock { table in
-            guard var stores = table.stores[key] else { return [] }
+            guard var stores = table.stores.removeValue(forKey: key) else { return [] }
             stores.count -= 1
             guard stores.count <= 0 else {
                 table.stores[key] = stores
                 return []
             }
-            table.stores[key] = nil
             return stores.writers
         }
         for writer in writers { writer.resume() }
@@ -137,12 +136,14 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
                 let cancelled: Bool = table.withLock { table in
                     if Task.isCancelled { return true }
-                    if table.flights[key] == nil {
-                        start(key, previous: previous, cancellable: true, operation: operation, in: &table)
-                    } else {
+                    if table.flights[key] != nil {
                         table.coalescedWaiters += 1
+                        table.flights[key]?.waiters[waiterID] = waiter
+                    } else {
+                        var flight = start(key, previous: previous, cancellable: true, operation: operation, in: &table)
+                        flight.waiters[waiterID] = waiter
+                        table.flights[key] = flight
                     }
-                    table.flights[key]?.waiters[waiterID] = waiter
                     return false
                 }
                 if cancelled { waiter.resume(throwing: Self.cancellation(of: key)) }
@@ -159,28 +160,34 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func startInBackground(_ key: Key, previous: Value?, operation: @escaping Operation) -> Bool {
         table.withLock { table in
             guard table.flights[key] == nil else { return false }
-            start(key, previous: previous, cancellable: false, operation: operation, in: &table)
+            table.flights[key] = start(key, previous: previous, cancellable: false, operation: operation, in: &table)
             return true
         }
     }
 
+    /// A new flight of `key`: `.loading` published and its fetch started. The caller puts it in
+    /// the table under the same lock (before the fetch can look for it), with its first waiter:
+    /// one table lookup instead of one per field set.
     private func start(
         _ key: Key, previous: Value?, cancellable: Bool, operation: @escaping Operation, in table: inout Table
-    ) {
+    ) -> Flight {
         let id = table.makeID()
         let stateBefore = broadcasters.current(of: key) ?? restingState(key)
-        table.flights[key] = Flight(id: id, stateBefore: stateBefore, cancellable: cancellable)
         broadcasters.publish(.loading(previous: previous), for: key)
-        table.flights[key]?.task = Task(executorPreference: TaskPlacement.preferredExecutor) {
+        let task = Task(executorPreference: TaskPlacement.preferredExecutor) {
             let outcome = await operation(id)
             self.finish(key, flightID: id, outcome: outcome)
         }
+        return Flight(id: id, stateBefore: stateBefore, cancellable: cancellable, task: task)
     }
 
     private func finish(_ key: Key, flightID: UInt64, outcome: FlightOutcome<Value>) {
         let waiters: [Waiter] = table.withLock { table in
-            guard let flight = table.flights[key], flight.id == flightID else { return [] }
-            table.flights[key] = nil
+            guard let flight = table.flights.removeValue(forKey: key) else { return [] }
+            guard flight.id == flightID else {
+                table.flights[key] = flight  // a later flight of the key: not this one to end
+                return []
+            }
             if !flight.superseded { broadcasters.publish(outcome.state, for: key) }
             return Array(flight.waiters.values)
         }

@@ -16,7 +16,10 @@ extension Repository {
                 await fetch(key, flightID: flightID, entry: nil, validators: nil, recheckStore: false, allowStale: false)
             }
         }
-        let entry = await storedEntry(for: key)
+        // The memory level first, without suspending: what the datastore's `get` answers first
+        // too, and where a read that came past the fast path (a stale entry) nearly always finds it.
+        let peeked = store.peekable?.peek(key)
+        let entry = peeked != nil ? peeked : await storedEntry(for: key)
         switch ReadPlan.make(entry: entry, at: store.clock.now, policy: policy, intent: intent) {
         case .serve(let entry, let status, let refreshInBackground):
             if refreshInBackground { startBackgroundFetch(key, entry: entry) }

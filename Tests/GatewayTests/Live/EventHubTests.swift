@@ -25,6 +25,22 @@ struct EventHubTests {
         (AsyncStream { $0.finish() }, .initialized)
     }
 
+    /// Before an event id is handed out nobody can resume: events are numbered but not kept; from
+    /// the first id handed out (by ``EventHub/lastEventID`` or to a subscriber) they are.
+    @Test func events_AreKeptOnlyOnceAnIdWasHandedOut() {
+        let hub = EventHub()
+        hub.publish(key("a"), loaded("1"))
+        hub.publish(key("a"), .loading(previous: nil))
+        #expect(hub.bufferedCount == 0)
+        #expect(hub.lastEventID == "\(hub.boot)-2")
+        hub.publish(key("a"), loaded("2"))
+        #expect(hub.bufferedCount == 1)
+        let subscribed = EventHub()
+        _ = subscribed.subscribe(to: [.resource(key("b"))], lastEventID: nil, follow: follow)
+        subscribed.publish(key("a"), loaded("1"))
+        #expect(subscribed.bufferedCount == 1)
+    }
+
     @Test func resume_ReplaysOnlyTheFollowedEventsAfterTheId() async {
         let hub = EventHub()
         hub.publish(key("a"), loaded("1"))

@@ -1,0 +1,39 @@
+import Foundation
+import HTTP1
+import RDS
+import Testing
+
+@testable import Gateway
+
+struct RepositoryResponseTests {
+    static let now = Date(timeIntervalSince1970: 1_000_000)
+    static let entry = CacheEntry(
+        value: Representation(status: 200, body: [1]), storedAt: now, expiresAt: now.addingTimeInterval(42))
+
+    static func answer(_ status: CacheStatus, entry: CacheEntry<Representation>? = entry, error: (any Error)? = nil)
+        -> RepositoryAnswer<Representation>
+    {
+        RepositoryAnswer(value: Representation(status: 200, body: [1]), entry: entry, cacheStatus: status, error: error)
+    }
+
+    /// RFC 9211: each way an answer is served names itself, its forward and its entry's `ttl`.
+    @Test(arguments: [
+        (CacheStatus.hit, "rds-gateway; hit; ttl=42"),
+        (.stale, "rds-gateway; hit; ttl=42"),
+        (.miss, "rds-gateway; fwd=miss; stored; ttl=42"),
+        (.revalidated, "rds-gateway; fwd=stale; fwd-status=304; stored; ttl=42"),
+        (.bypass, "rds-gateway; fwd=miss; ttl=42"),
+    ])
+    func cacheStatus_NamesHowTheStoredAnswerWasServed(status: CacheStatus, expected: String) {
+        #expect(RepositoryResponse.cacheStatus(Self.answer(status), now: Self.now, forwardedOnRequest: false) == expected)
+    }
+
+    /// A client's `no-cache` forwards the request; an answer without an entry has no `ttl`.
+    @Test func cacheStatus_NamesTheRequestForward_AndLeavesOutTTLWithoutEntry() {
+        let forced = RepositoryResponse.cacheStatus(Self.answer(.revalidated), now: Self.now, forwardedOnRequest: true)
+        #expect(forced == "rds-gateway; fwd=request; fwd-status=304; stored; ttl=42")
+        let bypass = RepositoryResponse.cacheStatus(
+            Self.answer(.bypass, entry: nil), now: Self.now, forwardedOnRequest: false)
+        #expect(bypass == "rds-gateway; fwd=miss")
+    }
+}
