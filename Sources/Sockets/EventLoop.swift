@@ -150,7 +150,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// does), reusing a task that finished an earlier job: its allocations (the slabs of its
     /// async frames) serve the next job, and no task is created. Call on the loop's thread.
     /// - Returns: What cancels `job` (and only `job`: a later job of the same task is not affected).
-    public func startTask(_ job: @escaping @Sendable () async -> Void) -> EventLoopTask {
+    public func startTask(_ job: @escaping @concurrent @Sendable () async -> Void) -> EventLoopTask {
         tasks.start(job, on: self)
     }
 

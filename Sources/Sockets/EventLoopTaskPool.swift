@@ -7,8 +7,16 @@
 /// Used on the loop's thread only (a job that ends elsewhere, once the loop has stopped, ends
 /// its task too), so it needs no lock.
 final class EventLoopTaskPool: @unchecked Sendable {
-    /// What a task runs.
-    typealias Job = @Sendable () async -> Void
+    /// What a task runs: `@concurrent`, as a `@Sendable` closure literal is, so that the closure
+    /// handed to ``EventLoop/startTask(_:)`` reaches the task without a conversion thunk (an
+    /// async frame and an executor check per job).
+    typealias Job = @concurrent @Sendable () async -> Void
+
+    /// A job handed to a waiting task. (A function passed bare through the continuation, which is
+    /// generic, would be wrapped in two more conversion thunks on the way.)
+    struct Handoff: Sendable {
+        let job: Job
+    }
 
     /// One reusable task and what it is doing.
     final class Worker: @unchecked Sendable {
@@ -17,7 +25,7 @@ final class EventLoopTaskPool: @unchecked Sendable {
         /// Counts the jobs this task has finished, so that a handle of an earlier job cancels nothing.
         var finishedJobs = 0
         /// Set while the task waits for its next job.
-        var waiting: UnsafeContinuation<Job?, Never>?
+        var waiting: UnsafeContinuation<Handoff?, Never>?
     }
 
     private let capacity: Int
@@ -36,14 +44,14 @@ final class EventLoopTaskPool: @unchecked Sendable {
     func start(_ job: @escaping Job, on loop: EventLoop) -> EventLoopTask {
         if let worker = idle.popLast(), let waiting = worker.waiting {
             worker.waiting = nil
-            waiting.resume(returning: job)
+            waiting.resume(returning: Handoff(job: job))
             return EventLoopTask(worker: worker)
         }
         let worker = Worker()
         worker.task = Task(executorPreference: loop) { [self] in
-            var next: Job? = job
-            while let job = next {
-                await job()
+            var next: Handoff? = Handoff(job: job)
+            while let handoff = next {
+                await handoff.job()
                 next = await park(worker, on: loop)
             }
         }
@@ -53,7 +61,7 @@ final class EventLoopTaskPool: @unchecked Sendable {
     /// Waits for the next job; `nil` ends the task: when its job was cancelled (a cancelled task
     /// stays cancelled), when it runs off the loop's thread (the loop has stopped), or when
     /// enough tasks are waiting already.
-    private func park(_ worker: Worker, on loop: EventLoop) async -> Job? {
+    private func park(_ worker: Worker, on loop: EventLoop) async -> Handoff? {
         await withUnsafeContinuation { continuation in
             guard loop.isInLoopThread else { return continuation.resume(returning: nil) }
             worker.finishedJobs &+= 1

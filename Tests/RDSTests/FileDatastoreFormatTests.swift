@@ -42,6 +42,26 @@ struct FileDatastoreFormatTests {
         }
     }
 
+    /// Reference values from the `xxhash` Python package (the C library): every tail path (the
+    /// 32-byte rounds, eight, four and single bytes) and a seed.
+    @Test(arguments: [
+        (0, 0, 0xEF46_DB37_51D8_E999), (1, 0, 0x1F25_C8D0_BC1F_4BB6), (4, 0, 0x9BB6_4B7D_66EE_9FDA),
+        (7, 0, 0x9A7B_1499_59CE_60D8), (8, 0, 0xDAB9_9D95_C6F9_0092), (13, 0, 0xF78B_0313_08F5_BFC8),
+        (31, 0, 0xA2AA_5F33_CC4A_6119), (32, 0, 0x23C3_C17E_F790_FD97), (39, 0, 0x880B_BEEA_606E_4B37),
+    ] as [(Int, UInt64, UInt64)])
+    func xxh64_MatchesTheReferenceImplementation(length: Int, seed: UInt64, expected: UInt64) {
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+        #expect(bytes.withUnsafeBytes { XXH64.hash($0, seed: seed) } == expected)
+    }
+
+    @Test func xxh64_MatchesTheReferenceImplementation_ForTextLongInputAndASeed() {
+        #expect(Array("abc".utf8).withUnsafeBytes { XXH64.hash($0) } == 0x44BC_2CF5_AD77_0999)
+        #expect(Array("abc".utf8).withUnsafeBytes { XXH64.hash($0, seed: 1) } == 0xBEA9_CA81_9932_8908)
+        #expect(Array("123456789".utf8).withUnsafeBytes { XXH64.hash($0) } == 0x8CB8_41DB_40E6_AE83)
+        let long = Array((0..<4).flatMap { _ in (0...255).map { UInt8($0) } }) + Array("xyz".utf8)
+        #expect(long.withUnsafeBytes { XXH64.hash($0) } == 0xE146_CB31_B65B_C21A)
+    }
+
     private static let entry = CacheEntry<[UInt8]>(
         value: Array("{\"temp\":21}".utf8), storedAt: Date(timeIntervalSinceReferenceDate: 812_345_678.123_456_7),
         expiresAt: Date(timeIntervalSinceReferenceDate: 812_345_738.5),
@@ -82,9 +102,8 @@ struct FileDatastoreFormatTests {
     @Test func decode_RejectsAnotherVersion_EvenWithAValidChecksum() {
         var bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
         bytes[4] = 1
-        bytes.removeLast(4)
-        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
-        withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
+        bytes.removeLast(FileEntryFormat.checksumSize)
+        FileEntryFormat.appendChecksum(to: &bytes)
         #expect(FileEntryFormat.decode(bytes, keyBytes: Self.key) == .invalid)
     }
 

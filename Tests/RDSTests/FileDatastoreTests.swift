@@ -75,9 +75,8 @@ struct FileDatastoreTests {
         case "empty": bytes = []
         default:
             bytes[4] = 9
-            bytes.removeLast(4)
-            let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
-            withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
+            bytes.removeLast(FileEntryFormat.checksumSize)
+            FileEntryFormat.appendChecksum(to: &bytes)
         }
         try Data(bytes).write(to: file)
         #expect(try await store.get("k") == nil)

@@ -75,6 +75,29 @@ struct JSONLinesLoggerTests {
         #expect(object[nasty] as? String == nasty)
     }
 
+    /// Strings are searched for bytes to escape eight at a time: each such byte, at every position
+    /// of strings around the word size, among ASCII and multi-byte UTF-8, is escaped, and nothing
+    /// else is.
+    @Test(arguments: ["\"", "\\", "\n", "\u{0}", "\u{1F}"])
+    func log_EscapesABytePlacedAnywhereInAString(special: String) throws {
+        let (logger, lines) = Self.makeLogger()
+        for length in 0..<20 {
+            for position in 0...length {
+                for filler in ["a", "é", "~"] {
+                    let text = String(repeating: filler, count: position) + special
+                        + String(repeating: filler, count: length - position)
+                    logger.log(.info, "escape", ["text": .string(text)])
+                    let line = try #require(lines.all.last)
+                    #expect(try Self.object(line)["text"] as? String == text)
+                    #expect(line.utf8.allSatisfy { $0 >= 0x20 })
+                }
+            }
+        }
+        let plain = String(repeating: "~é\u{7F}a", count: 9)
+        logger.log(.info, "plain", ["text": .string(plain)])
+        #expect(try #require(lines.all.last).contains("\"text\":\"\(plain)\""))
+    }
+
     /// The line is written into memory sized beforehand for its longest form: every byte an
     /// escape, numbers at their longest, renamed envelope fields.
     @Test func log_WritesLinesAtTheirLongest_Whole() throws {

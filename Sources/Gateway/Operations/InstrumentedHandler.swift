@@ -10,7 +10,7 @@ private let instrumentedMethods: [HTTPMethod] = [.get, .head, .post, .put, .patc
 /// a new one) returned on the response and visible to upstream calls as ``RequestID/current``,
 /// counts it in ``GatewayMetrics``, and writes one JSON log line for it.
 ///
-/// A problem answer's whole error chain goes into that line as `error` (see ``RequestLog``). A
+/// A problem answer's whole error chain goes into that line as `error` (see ``RequestContext``). A
 /// request whose client left before its answer is counted and logged at `info` with status 499
 /// (nginx's convention), not as the 5xx its cancelled handling produced.
 public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
@@ -33,7 +33,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     ///   - metrics: Where requests and cache results are counted.
     ///   - logger: Where the per-request lines go (at `info`, or `error` for 5xx answers to clients still there).
     ///   - classify: Names the route of a request, ``RouteClassification/unmatched`` when none (for the
-    ///     async path, only when `inner` recorded no route in ``RequestLog``).
+    ///     async path, only when `inner` recorded no route in ``RequestContext``).
     ///   - recentProblems: Keeps each problem answer with its error chain, for `GET /admin/errors`.
     ///   - respondImmediately: Answers at once as `inner` does, naming the route it matched (so
     ///     that `classify` need not match it again); by default `inner`, then `classify`.
@@ -60,7 +60,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         return answered.response
     }
 
-    /// The async path, with the request id bound for every task the answer starts.
+    /// The async path, with the request's ``RequestContext`` (its id) bound for every task the answer starts.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let start = ContinuousClock.now
         let id = RequestID(header: request.headers[RequestID.headerName])
@@ -68,15 +68,12 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         request.headers[RequestID.headerName] = id.value
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
-        let log = RequestLog()
-        let response = await RequestID.$current.withValue(id) {
-            await RequestLog.$current.withValue(log) { await inner.handle(request) }
-        }
+        let context = RequestContext(id: id)
+        var answer = await context.bind { await inner.handle(request) }
         // The server cancels the handling task when the client goes away.
-        var answer = response
         finish(
-            &answer, for: request, route: log.route ?? classify(request), id: id, since: start,
-            clientGone: Task.isCancelled, error: log.problemField)
+            &answer, for: request, route: context.route ?? classify(request), id: id, since: start,
+            clientGone: Task.isCancelled, error: context.problemField)
         return answer
     }
 

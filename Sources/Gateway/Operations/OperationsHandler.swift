@@ -23,29 +23,42 @@ public struct OperationsHandler<Inner: HTTPHandler>: HTTPHandler {
     /// `/metrics` is answered at once; others as `inner` does. Readiness probes the disk, so it
     /// takes the async path.
     public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
-        switch (request.method, request.path) {
-        case (.get, Self.metricsPath[...]), (.head, Self.metricsPath[...]): metricsResponse()
-        case (_, Self.metricsPath[...]), (_, Self.readinessPath[...]): nil
-        default: inner.respondImmediately(to: &request)
+        switch Self.route(of: request.path) {
+        case .metrics?: Self.isReading(request) ? metricsResponse() : nil
+        case .readiness?: nil
+        case nil: inner.respondImmediately(to: &request)
         }
     }
 
     /// Answers the operator's endpoints, or passes the request to `inner`.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        switch (request.method, request.path) {
-        case (.get, Self.metricsPath[...]), (.head, Self.metricsPath[...]):
+        guard let route = Self.route(of: request.path) else { return await inner.handle(request) }
+        guard Self.isReading(request) else { return HTTPResponse(status: 405, headers: ["Allow": "GET, HEAD"]) }
+        switch route {
+        case .metrics:
             return metricsResponse()
-        case (.get, Self.readinessPath[...]), (.head, Self.readinessPath[...]):
+        case .readiness:
             let report = readiness.report()
             return HTTPResponse(
                 status: report.httpStatus, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                 bytes: report.jsonBytes())
-        case (_, Self.metricsPath[...]), (_, Self.readinessPath[...]):
-            return HTTPResponse(status: 405, headers: ["Allow": "GET, HEAD"])
-        default:
-            return await inner.handle(request)
         }
     }
+
+    /// The operator's endpoints.
+    private enum Route {
+        case metrics, readiness
+    }
+
+    /// The operator's endpoint at `path`, if any (compared over bytes: see ``GatewayRouter/path(_:is:)``).
+    private static func route(of path: Substring) -> Route? {
+        if GatewayRouter.path(path, is: metricsPath) { return .metrics }
+        if GatewayRouter.path(path, is: readinessPath) { return .readiness }
+        return nil
+    }
+
+    /// `true` for `GET` and `HEAD`, the methods the operator's endpoints answer.
+    private static func isReading(_ request: HTTPRequest) -> Bool { request.method == .get || request.method == .head }
 
     private func metricsResponse() -> HTTPResponse {
         HTTPResponse(
@@ -60,11 +73,7 @@ extension OperationsHandler where Inner == GatewayRouter {
     func classifiedImmediateAnswer(
         to request: inout HTTPRequest
     ) -> (response: HTTPResponse, route: RouteClassification)? {
-        switch request.path {
-        case Self.metricsPath[...], Self.readinessPath[...]:
-            respondImmediately(to: &request).map { ($0, RouteClassification(route: String(request.path))) }
-        default:
-            inner.classifiedImmediateAnswer(to: &request)
-        }
+        guard Self.route(of: request.path) != nil else { return inner.classifiedImmediateAnswer(to: &request) }
+        return respondImmediately(to: &request).map { ($0, RouteClassification(route: String(request.path))) }
     }
 }

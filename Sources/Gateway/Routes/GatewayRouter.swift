@@ -2,7 +2,6 @@ import Foundation
 import HTTP1
 import HTTPCaching
 import RDS
-import Sockets
 
 /// The gateway's HTTP handler: liveness, admin, the embedded demo's knobs, and every repository
 /// route (`/metrics` and `/health/ready` are answered in front of it by ``OperationsHandler``).
@@ -47,7 +46,7 @@ public struct GatewayRouter: HTTPHandler {
     ) -> (response: HTTPResponse, route: RouteClassification)? {
         guard request.method == .get || request.method == .head else { return nil }
         let path = request.path
-        if path == "/health" { return (Self.health, Self.healthClassification) }
+        if Self.path(path, is: "/health") { return (Self.health, Self.healthClassification) }
         guard !Self.hasFragment(request) else { return nil }
         guard !Self.wantsEvents(request), let (route, captures) = match(path),
             let repository = container.makeRepository(named: route.name)
@@ -85,13 +84,15 @@ public struct GatewayRouter: HTTPHandler {
     }
 
     /// Answers any request. Problem bodies show their whole error chain only to callers that pass
-    /// the admin check (see ``ProblemAudience``).
+    /// the admin check (see ``ProblemAudience``), as the request's ``RequestContext`` records
+    /// (one of the router's own when no ``InstrumentedHandler`` bound one). The tasks the
+    /// repositories start for the request (its fetch) run on the context's event loop.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let audience: ProblemAudience = adminAccess.refusal(for: request) == nil ? .administrator : .anonymous
-        // Tasks the repositories start for this request (its fetch) run on this request's event loop.
-        return await TaskPlacement.$preferredExecutor.withValue(EventLoop.current) {
-            await ProblemAudience.$current.withValue(audience) { await answer(request) }
+        guard let context = RequestContext.current else {
+            return await RequestContext(id: nil).bind { await handle(request) }
         }
+        context.audience = adminAccess.refusal(for: request) == nil ? .administrator : .anonymous
+        return await answer(request)
     }
 
     private func answer(_ request: HTTPRequest) async -> HTTPResponse {
@@ -99,26 +100,26 @@ public struct GatewayRouter: HTTPHandler {
         if Self.hasFragment(request) {
             return refuse(.badRequest, "A request target must not hold a fragment (\"#\")", path: path)
         }
-        if path == "/health" {
+        if Self.path(path, is: "/health") {
             guard request.method == .get || request.method == .head else {
                 return refuse(.methodNotAllowed, "/health answers GET and HEAD", path: path, allow: "GET, HEAD")
             }
             return Self.health
         }
-        if path == "/admin" || Self.path(path, startsWith: "/admin/") { return await admin(request) }
+        if Self.path(path, is: "/admin") || Self.path(path, startsWith: "/admin/") { return await admin(request) }
         if Self.path(path, startsWith: "/hooks/") { return await hook(request) }
-        if path == "/events" { return multiTopicEvents(request) }
+        if Self.path(path, is: "/events") { return multiTopicEvents(request) }
         if let demo, Self.path(path, startsWith: "/__demo/") {
             if let refusal = adminAccess.demoRefusal(for: request) { return ProblemResponse.make(refusal, path: path) }
             return await demo.handle(request)
         }
         if let match = request.handlerNote as? MatchedRoute, match.container === container {
-            RequestLog.current?.record(route: match.route.classification)
+            RequestContext.current?.record(route: match.route.classification)
             return await repositoryRequest(request, route: match.route, key: match.key, in: match.repository)
         }
         switch matchOrReject(path) {
         case .success(let (route, captures)):
-            RequestLog.current?.record(route: route.classification)
+            RequestContext.current?.record(route: route.classification)
             let key = route.key(captures: captures, query: request.query, headers: request.headers)
             return await repositoryRequest(
                 request, route: route, key: key, in: container.makeRepository(named: route.name))
@@ -151,12 +152,12 @@ public struct GatewayRouter: HTTPHandler {
     /// The route template and repository of `request`, for metrics and request logs.
     public func classify(_ request: HTTPRequest) -> RouteClassification {
         let path = request.path
-        if path == "/health" || path == "/metrics" || path == "/health/ready" {
+        if Self.path(path, is: "/health") || Self.path(path, is: "/metrics") || Self.path(path, is: "/health/ready") {
             return RouteClassification(route: String(path))
         }
         if Self.path(path, startsWith: "/admin/") { return RouteClassification(route: "/admin") }
         if Self.path(path, startsWith: "/hooks/") { return RouteClassification(route: "/hooks/{repository}") }
-        if path == "/events" { return RouteClassification(route: "/events") }
+        if Self.path(path, is: "/events") { return RouteClassification(route: "/events") }
         if demo != nil, Self.path(path, startsWith: "/__demo/") { return RouteClassification(route: "/__demo") }
         guard case .success(let (route, _)) = matchOrReject(path, capturing: false) else { return .unmatched }
         return route.classification
@@ -178,13 +179,19 @@ public struct GatewayRouter: HTTPHandler {
     /// `true` when the target holds `#`: a fragment is never sent (RFC 9110 §7.1), and passed on it
     /// would cut the upstream path or query short.
     static func hasFragment(_ request: HTTPRequest) -> Bool {
-        request.target.utf8.contains(UInt8(ascii: "#"))
+        request.target.firstIndex(ofASCII: UInt8(ascii: "#")) != nil
     }
 
     /// `true` when `path` starts with `prefix`, compared over bytes (a `Character` comparison
     /// costs more than a route match).
     static func path(_ path: Substring, startsWith prefix: String) -> Bool {
         path.utf8.starts(with: prefix.utf8)
+    }
+
+    /// `true` when `path` is `route`, compared over bytes (a string comparison, which settles
+    /// Unicode equivalence, costs several times more; a request's path is bytes), lengths first.
+    static func path(_ path: Substring, is route: String) -> Bool {
+        path.utf8.count == route.utf8.count && path.utf8.elementsEqual(route.utf8)
     }
 
     /// `true` when the client asks for Server-Sent Events (`Accept: text/event-stream`).

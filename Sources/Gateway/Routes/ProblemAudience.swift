@@ -13,9 +13,9 @@ public enum ProblemAudience: Sendable {
     /// A caller that passed the admin check.
     case administrator
 
-    /// The audience of the request the current task answers, bound by ``GatewayRouter``;
-    /// anonymous when unbound.
-    @TaskLocal public static var current: ProblemAudience = .anonymous
+    /// The audience of the request the current task answers, as ``GatewayRouter`` recorded it in
+    /// the request's ``RequestContext``; anonymous without one.
+    public static var current: ProblemAudience { RequestContext.current?.audience ?? .anonymous }
 
     /// The detail keys whose values locate internals.
     static let internalDetails: Set<String> = ["endpoint", "path", "secret_source", "token_endpoint", "file", "key"]

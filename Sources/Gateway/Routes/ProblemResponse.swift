@@ -4,12 +4,12 @@ import RDS
 /// Turns errors into `application/problem+json` responses, with the status chosen by cause.
 enum ProblemResponse {
     /// The problem response for `error` on `path`, as ``ProblemAudience/current`` may see it; the
-    /// whole chain goes to the request's log line (``RequestLog``). A failed write names its `element`.
+    /// whole chain goes to the request's log line (``RequestContext``). A failed write names its `element`.
     static func make(
         _ error: any Error, path: Substring, repository: String? = nil, headers: HTTPHeaders = [:],
         element: WrittenElement? = nil
     ) -> HTTPResponse {
-        RequestLog.current?.record(ErrorChain(error))
+        RequestContext.current?.record(ErrorChain(error))
         var problem = ProblemDetails(
             error: error, instance: String(path), repository: repository, audience: ProblemAudience.current)
         problem.element = element

@@ -25,10 +25,10 @@ struct InvalidationMessage: Sendable, Equatable {
     /// The stored entry's version (see ``version(ofEncoded:)``; 0 when nothing was stored).
     var version: Int64
 
-    /// The version of a stored entry: the CRC-32 that ends its encoded bytes (``FileEntryFormat``),
-    /// which covers its key, value, dates and validators.
+    /// The version of a stored entry: the checksum (XXH64) that ends its encoded bytes
+    /// (``FileEntryFormat``), which covers its key, value, dates and validators, as a signed number.
     static func version(ofEncoded contents: [UInt8]) -> Int64 {
-        contents.suffix(4).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        Int64(bitPattern: contents.suffix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 
     /// The version `entry` of `key` has when stored.

@@ -5,7 +5,7 @@ import Redis
 /// The shared level: a ``Datastore`` in Redis that every replica reads and writes.
 ///
 /// - Entries use the disk level's checksummed layout (``FileEntryFormat``: full key inside,
-///   CRC-32 over everything), so a corrupt, foreign or colliding value reads as a miss.
+///   XXH64 over everything), so a corrupt, foreign or colliding value reads as a miss.
 /// - Keys are `<prefix>e:<repository>:<SHA-256 of the key bytes>`: any key length is safe.
 /// - Each entry carries its own Redis TTL: the time it stays fresh plus the longest stale window
 ///   it may still be served in (its own, else the repository's), at least one second.

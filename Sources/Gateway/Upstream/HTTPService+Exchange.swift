@@ -14,7 +14,8 @@ extension HTTPService {
             throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
         }
         let call = Call(method: method, key: key, base: base, extraHeaders: extraHeaders, body: body)
-        var sent = try await currentCredentials(key: key)
+        // Without providers there is nothing to ask for (and no async call to make).
+        var sent = credentials.isEmpty ? [] : try await currentCredentials(key: key)
         var exchange = try await send(call, credentials: sent)
         if exchange.representation.status == 401, !sent.isEmpty, await newCredentialMayHelp(sent) {
             sent = try await currentCredentials(key: key)
@@ -58,7 +59,9 @@ extension HTTPService {
         } catch {
             throw failure(.badResponse, "failed unexpectedly", key: key, inner: error)
         }
-        let bytes = try await Self.collect(response.body)
+        // A whole body (as the HTTP/1.1 client returns it) is taken as it is, without an async call.
+        let bytes: [UInt8]
+        if case .bytes(let whole) = response.body { bytes = whole } else { bytes = try await Self.collect(response.body) }
         if !key.passedHeaders.isEmpty {
             variants?.learn(VaryField(response.headers).names.intersection(key.passedHeaders.keys), for: key)
         }

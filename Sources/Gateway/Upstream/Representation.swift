@@ -71,7 +71,8 @@ public struct Representation: Sendable, Hashable {
         var kept: [HTTPField] = []
         kept.reserveCapacity(headers.count)
         for field in headers.fields
-        where !Self.hopByHopHeaderNames.contains(where: { HTTPHeaders.equalsIgnoringCase($0, field.name) })
+        where !(Self.mayBeHopByHop(field.name)
+            && Self.hopByHopHeaderNames.contains(where: { HTTPHeaders.equalsIgnoringCase($0, field.name) }))
             && !named.contains(where: { HTTPHeaders.equalsIgnoringCase($0, field.name) })
         {
             kept.append(field)
@@ -79,6 +80,16 @@ public struct Representation: Sendable, Hashable {
         self.init(
             status: status, keptHeaders: wireForm ? HTTPHeaders(kept).withSerializedFields() : HTTPHeaders(kept),
             body: body, method: method)
+    }
+
+    /// Bit `n` set when a name in ``hopByHopHeaderNames`` is `n` bytes long (all are shorter than 64).
+    private static let hopByHopLengths: UInt64 = hopByHopHeaderNames.reduce(0) { $0 | 1 << $1.utf8.count }
+
+    /// `false` when `name` has the length of no hop-by-hop name: most fields of an answer (`Date`,
+    /// `Content-Type`, `Cache-Control`, `ETag`…) are told apart so, without being compared with each name.
+    private static func mayBeHopByHop(_ name: String) -> Bool {
+        let length = name.utf8.count
+        return length < 64 && hopByHopLengths & 1 << length != 0
     }
 
     /// `true` for a `Connection` field that may name fields besides the hop-by-hop ones (anything

@@ -179,7 +179,10 @@ public final class HTTPClient: Sendable {
     private static func endpoint(host: String, port: Int) -> String { "\(HTTPSerializer.bracketed(host)):\(port)" }
 
     /// Methods safe to send twice (RFC 9110 §9.2.2).
-    private static func isIdempotent(_ method: HTTPMethod) -> Bool {
-        [.get, .head, .put, .delete, .options, HTTPMethod(rawValue: "TRACE")].contains(method)
-    }
+    private static func isIdempotent(_ method: HTTPMethod) -> Bool { idempotentMethods.contains(method) }
+
+    /// Made once, not on every call.
+    private static let idempotentMethods: [HTTPMethod] = [
+        .get, .head, .put, .delete, .options, HTTPMethod(rawValue: "TRACE"),
+    ]
 }

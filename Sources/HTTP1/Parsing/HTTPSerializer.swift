@@ -134,7 +134,8 @@ public enum HTTPSerializer {
             } else {
                 port == 80 ? bracketed(host) : "\(bracketed(host)):\(port)"
             }
-        let hasLength = !request.body.isEmpty || [.post, .put, .patch].contains(request.method)
+        let method = request.method
+        let hasLength = !request.body.isEmpty || method == .post || method == .put || method == .patch
         // The space, the request line's end and the blank line: 1 + 11 + 2 bytes.
         var bound = request.method.rawValue.utf8.count + request.target.utf8.count + 14 + framingBound
         bound += (hostValue.map { HTTPHeadBuffer.fieldBound("Host", $0) } ?? 0) + request.body.count
@@ -159,7 +160,7 @@ public enum HTTPSerializer {
     /// An IPv6 literal in brackets, as the `Host` field and the client's pool keys carry it;
     /// other hosts as they are (the colon found over bytes: a `Character` search costs more).
     static func bracketed(_ host: String) -> String {
-        host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
+        host.firstIndex(ofASCII: UInt8(ascii: ":")) != nil ? "[\(host)]" : host
     }
 
     /// `Content-Length` (unless kept), `Transfer-Encoding` and `Connection`: the serializer writes these.

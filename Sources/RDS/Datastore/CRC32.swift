@@ -1,8 +1,8 @@
-/// CRC-32 (IEEE 802.3, the zlib / PNG polynomial), the checksum of a ``FileDatastore`` entry (and
-/// of each record of the gateway's write journal).
+/// CRC-32 (IEEE 802.3, the zlib / PNG polynomial), the checksum of each record of the gateway's
+/// write journal (and of ``FileDatastore`` entries before format version 3, which use ``XXH64``).
 ///
 /// Computed eight bytes at a time ("slicing-by-8": eight tables of 256 entries, 8 KiB), about a
-/// quarter of the instructions of the byte-at-a-time loop; every read of a disk entry checks one.
+/// quarter of the instructions of the byte-at-a-time loop.
 public enum CRC32 {
     /// Table `k` (entries `k * 256 ..< (k + 1) * 256`) holds the CRC of a byte followed by `k` zero bytes.
     private static let tables: [UInt32] = {

@@ -7,7 +7,7 @@ import Foundation
 ///   any key, including `/`, `..`, NUL or 10 KB of text, maps to one safe name, the same in every
 ///   process. The full key is stored in the file and compared on read: two keys whose names
 ///   collide overwrite each other's file but never read each other's value.
-/// - Every file carries a CRC-32 over the whole entry (``FileEntryFormat``). A corrupt,
+/// - Every file carries a checksum (XXH64) over the whole entry (``FileEntryFormat``). A corrupt,
 ///   truncated, foreign or other-version file reads as a miss and is removed; a file larger than
 ///   ``maxEntryBytes`` or not of the size its header announces is removed without reading its body,
 ///   and so is a folder or link named like an entry.
@@ -18,10 +18,10 @@ import Foundation
 ///   or creates it: no temporary file, no new inode and no rename per save, which on ext4 cost
 ///   most of a save (a rename over a file forces the new data out to the disk and frees the old
 ///   inode). The operations on one key run in order on its queue; a read in place that meets a
-///   save begun after it looked (``get(_:)``) finds a size or CRC that does not match and reads
+///   save begun after it looked (``get(_:)``) finds a size or checksum that does not match and reads
 ///   again on the queue, after the save: no reader is answered from a half-written file. A
 ///   process killed (or a machine stopped) in the middle of a save can leave that one file torn:
-///   its size or CRC then no longer match, and it reads as a miss and is removed, never served. A
+///   its size or checksum then no longer match, and it reads as a miss and is removed, never served. A
 ///   save that fails removes the file likewise.
 /// - Blocking system calls run on a few serial `DispatchQueue`s (chosen by the key's hash, so the
 ///   operations on one key keep their order), bridged to `async` with continuations; nothing

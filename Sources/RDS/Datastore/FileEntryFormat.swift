@@ -1,13 +1,14 @@
 import Foundation
 
-/// The binary layout of one ``FileDatastore`` file (version 2, integers little-endian).
+/// The binary layout of one ``FileDatastore`` file (version 3, integers little-endian).
 /// Files of another version read as invalid (a miss), so an upgrade starts with a cold disk cache.
-/// The shared (Redis) level stores its values in this same layout, CRC and key check included.
+/// The shared (Redis) level stores its values in this same layout, checksum and key check included.
+/// Version 3 ends with an XXH64 (``XXH64``) where version 2 ended with a CRC-32.
 ///
 /// ```
 /// offset  size  field
 ///      0     4  magic "RDSE"
-///      4     1  version (2)
+///      4     1  version (3)
 ///      5     1  flags: bit 0 must-revalidate, bit 1 has ETag, bit 2 has Last-Modified,
 ///                 bit 3 has a stale-while-revalidate window, bit 4 has a stale-if-error window
 ///      6     2  reserved, 0
@@ -21,7 +22,7 @@ import Foundation
 ///     64     8  staleWhileRevalidate (Double bit pattern, seconds; 0 when absent)
 ///     72     8  staleIfError (Double bit pattern, seconds; 0 when absent)
 ///     80     K  key bytes, then E ETag bytes, L Last-Modified bytes (UTF-8), V value bytes
-///    end     4  CRC-32 of every byte before it
+///    end     8  XXH64 of every byte before it
 /// ```
 /// Dates are stored relative to Foundation's reference date so they round-trip bit for bit.
 public enum FileEntryFormat {
@@ -31,15 +32,16 @@ public enum FileEntryFormat {
         case entry(CacheEntry<[UInt8]>)
         /// A valid entry for another key whose name hashes the same (a collision).
         case otherKey
-        /// Not a valid version-2 entry: corrupt, truncated, foreign or of another version.
+        /// Not a valid version-3 entry: corrupt, truncated, foreign or of another version.
         case invalid
     }
 
     private static let magic: [UInt8] = Array("RDSE".utf8)
-    private static let version: UInt8 = 2
+    private static let version: UInt8 = 3
     /// The size of the fixed header, which ``fileSize(header:)`` needs to size the whole file.
     static let headerSize = 80
-    private static let checksumSize = 4
+    /// The size of the checksum that ends a file.
+    static let checksumSize = 8
 
     private enum Flag {
         static let mustRevalidate: UInt8 = 1 << 0
@@ -92,7 +94,7 @@ public enum FileEntryFormat {
             put(etag)
             put(lastModified)
             entry.value.withUnsafeBytes { put($0) }
-            put(CRC32.checksum(UnsafeRawBufferPointer(start: base, count: offset)))
+            put(XXH64.hash(UnsafeRawBufferPointer(start: base, count: offset)))
             initialized = offset
         }
     }
@@ -149,9 +151,8 @@ public enum FileEntryFormat {
             return (end - Int(length))..<end
         }
         let (key, etag, lastModified, value) = (try nextField(0), try nextField(1), try nextField(2), try nextField(3))
-        let storedChecksum = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: checksumOffset, as: UInt32.self))
         guard end == checksumOffset,
-            CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[..<checksumOffset])) == storedChecksum
+            XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[..<checksumOffset])) == readUInt64(raw, at: checksumOffset)
         else { throw InvalidEntry() }
         guard Self.bytes(UnsafeRawBufferPointer(rebasing: raw[key]), equal: keyBytes) else { return .otherKey }
         let validators = Validators(
@@ -189,6 +190,12 @@ public enum FileEntryFormat {
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw InvalidEntry() }
         return text
+    }
+
+    /// Appends the checksum of `bytes` to them (tests use it to forge files that only fail other checks).
+    static func appendChecksum(to bytes: inout [UInt8]) {
+        let checksum = bytes.withUnsafeBytes { XXH64.hash($0) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
     }
 
     private static func readUInt64(_ raw: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {

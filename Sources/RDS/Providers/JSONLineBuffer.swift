@@ -67,8 +67,10 @@ struct JSONLineBuffer {
         write(UInt8(ascii: "\""))
     }
 
-    /// Writes `bytes` with quotes, backslashes and control characters escaped.
+    /// Writes `bytes` with quotes, backslashes and control characters escaped. Nearly every
+    /// string has none, which is told eight bytes at a time and then copied whole.
     private mutating func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard Self.holdsEscapedByte(bytes) else { return write(bytes) }
         var runStart = 0
         for index in bytes.indices {
             let byte = bytes[index]
@@ -78,6 +80,39 @@ struct JSONLineBuffer {
             runStart = index + 1
         }
         write(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// `true` when a byte of `bytes` is below 0x20, a quote or a backslash, tested a word at a
+    /// time: the last word overlaps the one before it, and fewer than eight bytes are tested in a
+    /// word of letters they are copied over.
+    private static func holdsEscapedByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        guard raw.count >= 8 else {
+            var word: UInt64 = 0x6161_6161_6161_6161
+            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: raw) }
+            return holdsEscapedByte(word)
+        }
+        var offset = 0
+        while offset < raw.count - 8 {
+            if holdsEscapedByte(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+            offset += 8
+        }
+        return holdsEscapedByte(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
+    }
+
+    /// `true` when one of the eight bytes of `word` is below 0x20, a quote or a backslash. A byte
+    /// below `n` is told by the borrow out of it when `n` is subtracted from every byte: its high
+    /// bit turns on where it was off. Borrows start only at such a byte, so the answer is exact;
+    /// bytes of 0x80 and above (the UTF-8 of other scripts) never count.
+    private static func holdsEscapedByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let controls = (word &- ones &* 0x20) & ~word
+        let zeroQuotes = (quotes &- ones) & ~quotes
+        let zeroBackslashes = (backslashes &- ones) & ~backslashes
+        return (controls | zeroQuotes | zeroBackslashes) & highBits != 0
     }
 
     /// Writes `value`: a string as a JSON string, numbers as JSON numbers (non-finite ones, which

@@ -1,7 +1,10 @@
 /// Where the tasks a repository starts for a read (its fetch, the fetch's deadline race) run.
 public enum TaskPlacement {
-    /// The executor those tasks prefer, `nil` for the global one. A caller running on an event
-    /// loop sets it to that loop, so the fetch it starts runs there too and answers it without a
-    /// thread switch.
-    @TaskLocal public static var preferredExecutor: (any TaskExecutor)?
+    /// The scope of the read the current task makes, bound by its caller: a caller with a
+    /// per-request value of its own (the gateway's request context) binds that, so that one
+    /// task-local binding per request serves both.
+    @TaskLocal public static var scope: (any TaskPlacementScope)?
+
+    /// The executor those tasks prefer, `nil` for the global one: the current ``scope``'s.
+    public static var preferredExecutor: (any TaskExecutor)? { scope?.preferredExecutor }
 }

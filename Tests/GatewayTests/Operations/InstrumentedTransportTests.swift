@@ -1,4 +1,4 @@
-import Gateway
+@testable import Gateway
 import HTTP1
 import RDS
 import Testing
@@ -13,7 +13,7 @@ struct InstrumentedTransportTests {
             readiness: Readiness(cacheDirectory: nil, services: []))
         let id = try #require(RequestID(validating: "trace-7"))
 
-        _ = try await RequestID.$current.withValue(id) {
+        _ = try await TaskPlacement.$scope.withValue(RequestContext(id: id)) {
             try await transport.send(
                 HTTPRequest(method: .get, target: "/weather/oslo"), to: endpoint, timeouts: UpstreamTimeouts())
         }
