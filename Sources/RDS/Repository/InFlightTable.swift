@@ -147,8 +147,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                         table.flights[key]?.waiters[waiterID] = waiter
                     } else {
                         var flight = start(
-                            key, previous: previous, restingState: restingState, cancellable: true, operation: operation,
-                            in: &table)
+                            key, previous: previous, restingState: restingState, cancellable: true,
+                            operation: operation, in: &table)
                         flight.waiters[waiterID] = waiter
                         table.flights[key] = flight
                     }
