@@ -98,20 +98,23 @@ public struct FreshnessPolicy: Sendable {
         let allowed = isStorable(status: status, control: control, headers: headers, requestHeaders: requestHeaders)
         guard allowed || evenIfUnstorable else { return nil }
         let expires = targeted ? [] : headers.values(for: "Expires")
+        // Each directive read once (their lookups and parses are most of this function).
+        let (maxAge, sharedMaxAge, noCache) = (control.maxAge, control.sharedMaxAge, control.noCache)
         let storable =
             allowed
-            && (!expires.isEmpty || control.isPublic || control.maxAge != nil || control.sharedMaxAge != nil
+            && (!expires.isEmpty || control.isPublic || maxAge != nil || sharedMaxAge != nil
                 || Self.cacheableByDefault.contains(status))
         guard storable || evenIfUnstorable else { return nil }
         let date = headers["Date"].flatMap(HTTPDateParser.parse)
-        var lifetime = lifetime(control: control, expires: expires, date: date ?? responseTime)
+        // §4.2.1: `no-cache` → 0, then `s-maxage`, `max-age`, then `Expires` − `Date`.
+        let explicit = (sharedMaxAge ?? maxAge).map { TimeInterval($0) }
+        var lifetime = noCache ? 0 : explicit ?? expiresLifetime(expires, date: date ?? responseTime)
         if lifetime == nil, let heuristicFraction, Self.cacheableByDefault.contains(status),
             let modified = headers["Last-Modified"].flatMap(HTTPDateParser.parse)
         {
             lifetime = (heuristicFraction * max(0, (date ?? responseTime).timeIntervalSince(modified))).rounded(.down)
         }
-        let mustRevalidate = control.mustRevalidate || control.proxyRevalidate || control.sharedMaxAge != nil
-            || control.noCache
+        let mustRevalidate = control.mustRevalidate || control.proxyRevalidate || sharedMaxAge != nil || noCache
         return ResponseFreshness(
             lifetime: lifetime,
             age: age(headers: headers, date: date, requestTime: requestTime, responseTime: responseTime),
@@ -134,10 +137,9 @@ public struct FreshnessPolicy: Sendable {
         return true
     }
 
-    /// §4.2.1: `no-cache` → 0, then `s-maxage`, `max-age`, `Expires` − `Date` (one valid `Expires`, else 0).
-    private func lifetime(control: CacheControl, expires: [String], date: Date) -> TimeInterval? {
-        if control.noCache { return 0 }
-        if let seconds = control.sharedMaxAge ?? control.maxAge { return TimeInterval(seconds) }
+    /// §4.2.1 for a response without `no-cache`, `s-maxage` and `max-age`: `Expires` − `Date`
+    /// with one valid `Expires`, else 0; `nil` without `Expires`.
+    private func expiresLifetime(_ expires: [String], date: Date) -> TimeInterval? {
         guard let first = expires.first else { return nil }
         guard expires.allSatisfy({ $0 == first }), let expiry = HTTPDateParser.parse(first) else { return 0 }
         return max(0, expiry.timeIntervalSince(date))

@@ -25,7 +25,8 @@ struct RepositoryResponseTests {
         (.bypass, "rds-gateway; fwd=miss; ttl=42"),
     ])
     func cacheStatus_NamesHowTheStoredAnswerWasServed(status: CacheStatus, expected: String) {
-        #expect(RepositoryResponse.cacheStatus(Self.answer(status), now: Self.now, forwardedOnRequest: false) == expected)
+        let value = RepositoryResponse.cacheStatus(Self.answer(status), now: Self.now, forwardedOnRequest: false)
+        #expect(value == expected)
     }
 
     /// A client's `no-cache` forwards the request; an answer without an entry has no `ttl`.

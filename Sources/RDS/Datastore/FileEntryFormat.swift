@@ -72,7 +72,9 @@ public enum FileEntryFormat {
                 if let start = bytes.baseAddress { (base + offset).copyMemory(from: start, byteCount: bytes.count) }
                 offset += bytes.count
             }
-            func put<Integer: FixedWidthInteger>(_ value: Integer) { withUnsafeBytes(of: value.littleEndian) { put($0) } }
+            func put<Integer: FixedWidthInteger>(_ value: Integer) {
+                withUnsafeBytes(of: value.littleEndian) { put($0) }
+            }
             func put(_ text: String?) {
                 guard var text else { return }
                 text.withUTF8 { put(UnsafeRawBufferPointer($0)) }

@@ -24,13 +24,16 @@ final class PendingRenewals<Key: Hashable & Sendable & DatastoreCodable, Value: 
         case added(firstOfBatch: Bool)
     }
 
-    private let renewals = Mutex<[EntryPath: Renewal]>([:])
+    private let renewals: Mutex<[EntryPath: Renewal]>
     /// The most renewals pending at once.
     let limit: Int
 
-    /// Keeps at most `limit` renewals pending (none when `limit` ≤ 0).
+    /// Keeps at most `limit` renewals pending (none when `limit` ≤ 0). The table is made now,
+    /// with room for a batch: the first renewal does not build it (nor look up its type's
+    /// conformances, which costs a scan of the process's conformance records the first time).
     init(limit: Int) {
         self.limit = limit
+        renewals = Mutex([EntryPath: Renewal](minimumCapacity: min(max(0, limit), 64)))
     }
 
     /// The number of renewals pending.

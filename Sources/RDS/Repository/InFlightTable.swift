@@ -16,7 +16,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Answer = RepositoryAnswer<Value>
     /// A fetch; its argument identifies the flight for ``beginStore(_:claim:)``.
     typealias Operation = @Sendable (_ flightID: UInt64) async -> FlightOutcome<Value>
-    private typealias Waiter = CheckedContinuation<Answer, any Error>
+    /// Resumed exactly once: whoever removes it from its flight under the lock resumes it.
+    private typealias Waiter = UnsafeContinuation<Answer, any Error>
     private typealias Writer = CheckedContinuation<Void, Never>
 
     private struct Flight {
@@ -127,20 +128,27 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func isFetching(_ key: Key) -> Bool { table.withLock { $0.flights[key] != nil } }
 
     /// Waits for the fetch of `key`, starting it with `operation` when none is under way.
-    /// - Parameter previous: The value held before the fetch, published as `.loading(previous:)`.
+    /// - Parameters:
+    ///   - previous: The value held before the fetch, published as `.loading(previous:)`.
+    ///   - restingState: The key's resting state when the caller has just read it (from the
+    ///     memory level); `nil` to have it read, should a fetch start.
     /// - Throws: The fetch's ``RepositoryError``, or ``RepositoryErrorKind/cancelled`` when the
     ///   calling task is cancelled first.
-    func join(_ key: Key, previous: Value?, operation: @escaping Operation) async throws -> Answer {
+    func join(
+        _ key: Key, previous: Value?, restingState: ResourceState<Value>? = nil, operation: @escaping Operation
+    ) async throws -> Answer {
         let waiterID = table.withLock { $0.makeID() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (waiter: Waiter) in
+            try await withUnsafeThrowingContinuation { (waiter: Waiter) in
                 let cancelled: Bool = table.withLock { table in
                     if Task.isCancelled { return true }
                     if table.flights[key] != nil {
                         table.coalescedWaiters += 1
                         table.flights[key]?.waiters[waiterID] = waiter
                     } else {
-                        var flight = start(key, previous: previous, cancellable: true, operation: operation, in: &table)
+                        var flight = start(
+                            key, previous: previous, restingState: restingState, cancellable: true,
+                            operation: operation, in: &table)
                         flight.waiters[waiterID] = waiter
                         table.flights[key] = flight
                     }
@@ -160,7 +168,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func startInBackground(_ key: Key, previous: Value?, operation: @escaping Operation) -> Bool {
         table.withLock { table in
             guard table.flights[key] == nil else { return false }
-            table.flights[key] = start(key, previous: previous, cancellable: false, operation: operation, in: &table)
+            table.flights[key] = start(
+                key, previous: previous, restingState: nil, cancellable: false, operation: operation, in: &table)
             return true
         }
     }
@@ -169,10 +178,11 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// the table under the same lock (before the fetch can look for it), with its first waiter:
     /// one table lookup instead of one per field set.
     private func start(
-        _ key: Key, previous: Value?, cancellable: Bool, operation: @escaping Operation, in table: inout Table
+        _ key: Key, previous: Value?, restingState resting: ResourceState<Value>?, cancellable: Bool,
+        operation: @escaping Operation, in table: inout Table
     ) -> Flight {
         let id = table.makeID()
-        let stateBefore = broadcasters.current(of: key) ?? restingState(key)
+        let stateBefore = broadcasters.current(of: key) ?? resting ?? restingState(key)
         broadcasters.publish(.loading(previous: previous), for: key)
         let task = Task(executorPreference: TaskPlacement.preferredExecutor) {
             let outcome = await operation(id)

@@ -26,7 +26,9 @@ extension Repository {
             return RepositoryAnswer(value: entry.value, entry: entry, cacheStatus: status)
         case .fetch(let validators):
             let recheck = intent == .cached && policy.mode == .cacheFirst
-            return try await store.flights.join(key, previous: entry?.value) { flightID in
+            // The memory level's entry just read is the key's resting state: not read again.
+            let resting = peeked.map { RepositoryStore<Key, Value>.restingState(holding: $0) }
+            return try await store.flights.join(key, previous: entry?.value, restingState: resting) { flightID in
                 await fetch(
                     key, flightID: flightID, entry: entry, validators: validators, recheckStore: recheck,
                     allowStale: intent != .reload)

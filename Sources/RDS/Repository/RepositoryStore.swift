@@ -69,7 +69,12 @@ public final class RepositoryStore<Key: Hashable & Sendable, Value: Sendable>: S
     private static func restingState(
         of key: Key, in peekable: (any PeekableDatastore<Key, Value>)?
     ) -> ResourceState<Value> {
-        guard let entry = peekable?.peek(key) else { return .initialized }
+        restingState(holding: peekable?.peek(key))
+    }
+
+    /// The resting state of a key whose in-memory entry is `entry`.
+    static func restingState(holding entry: CacheEntry<Value>?) -> ResourceState<Value> {
+        guard let entry else { return .initialized }
         return .loaded(entry.value, origin: .cache, at: entry.storedAt)
     }
 }
