@@ -61,7 +61,11 @@ extension HTTPService {
         }
         // A whole body (as the HTTP/1.1 client returns it) is taken as it is, without an async call.
         let bytes: [UInt8]
-        if case .bytes(let whole) = response.body { bytes = whole } else { bytes = try await Self.collect(response.body) }
+        if case .bytes(let whole) = response.body {
+            bytes = whole
+        } else {
+            bytes = try await Self.collect(response.body)
+        }
         if !key.passedHeaders.isEmpty {
             variants?.learn(VaryField(response.headers).names.intersection(key.passedHeaders.keys), for: key)
         }
