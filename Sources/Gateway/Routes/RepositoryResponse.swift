@@ -14,10 +14,12 @@ enum RepositoryResponse {
     /// The `Cache-Status` of an answer with a stored entry, no error and no client `no-cache`, up
     /// to its `ttl` value, by cache status: what ``cacheStatus(_:now:forwardedOnRequest:)`` writes
     /// for those, made once (a hit, a revalidation or a miss is answered once per request).
-    private static let storedPrefixes: (hit: String, miss: String, revalidated: String, bypass: String) = (
-        "\(cacheName); hit; ttl=", "\(cacheName); fwd=miss; stored; ttl=",
-        "\(cacheName); fwd=stale; fwd-status=304; stored; ttl=", "\(cacheName); fwd=miss; ttl="
-    )
+    private static let storedPrefixes: (hit: String, miss: String, revalidated: String, bypass: String) = {
+        func prefix(_ status: CacheStatus) -> String {
+            valueBeforeTTL(status, failed: false, forwardedOnRequest: false, stored: true) + "; ttl="
+        }
+        return (prefix(.hit), prefix(.miss), prefix(.revalidated), prefix(.bypass))
+    }()
 
     /// The most fields a cached answer gains on its way out: `Age`, `Cache-Control`, `X-Cache`,
     /// `Cache-Status`, the two failure fields, `Content-Range` and the request id.
@@ -131,13 +133,32 @@ enum RepositoryResponse {
                 }
             return prefix + String(Int(entry.timeToLive(at: now).rounded(.down)))
         }
-        // One string grown in place (no list of parameters joined).
+        var value = valueBeforeTTL(
+            answer.cacheStatus, failed: answer.error != nil, forwardedOnRequest: forwardedOnRequest,
+            stored: answer.entry != nil)
+        if let entry = answer.entry {
+            value += "; ttl="
+            value += String(Int(entry.timeToLive(at: now).rounded(.down)))
+        }
+        if let error = answer.error {
+            value += "; detail="
+            value += ProblemResponse.resourceErrorCode(error)
+        }
+        return value
+    }
+
+    /// A `Cache-Status` value up to where a stored entry's `ttl` follows: the cache's name, then
+    /// `hit` or the forward (`fwd-status=304` after a revalidation), and `stored` for a miss or a
+    /// revalidation whose answer was kept. One string grown in place (no list of parameters joined).
+    private static func valueBeforeTTL(
+        _ status: CacheStatus, failed: Bool, forwardedOnRequest: Bool, stored: Bool
+    ) -> String {
         var value = cacheName
         value.reserveCapacity(64)
         let forward = forwardedOnRequest ? "fwd=request" : nil
         value += "; "
-        switch answer.cacheStatus {
-        case _ where answer.error != nil:
+        switch status {
+        case _ where failed:
             value += forward ?? "fwd=stale"
         case .hit, .stale:
             value += "hit"
@@ -147,17 +168,7 @@ enum RepositoryResponse {
             value += forward ?? "fwd=stale"
             value += "; fwd-status=304"
         }
-        if answer.cacheStatus == .miss || answer.cacheStatus == .revalidated, answer.entry != nil {
-            value += "; stored"
-        }
-        if let entry = answer.entry {
-            value += "; ttl="
-            value += String(Int(entry.timeToLive(at: now).rounded(.down)))
-        }
-        if let error = answer.error {
-            value += "; detail="
-            value += ProblemResponse.resourceErrorCode(error)
-        }
+        if status == .miss || status == .revalidated, stored { value += "; stored" }
         return value
     }
 }
