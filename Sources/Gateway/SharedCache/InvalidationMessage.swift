@@ -28,7 +28,7 @@ struct InvalidationMessage: Sendable, Equatable {
     /// The version of a stored entry: the checksum (XXH64) that ends its encoded bytes
     /// (``FileEntryFormat``), which covers its key, value, dates and validators, as a signed number.
     static func version(ofEncoded contents: [UInt8]) -> Int64 {
-        Int64(bitPattern: contents.suffix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        Int64(bitPattern: FileEntryFormat.storedChecksum(ofEncoded: contents))
     }
 
     /// The version `entry` of `key` has when stored.

@@ -96,7 +96,7 @@ public enum FileEntryFormat {
             put(etag)
             put(lastModified)
             entry.value.withUnsafeBytes { put($0) }
-            put(XXH64.hash(UnsafeRawBufferPointer(start: base, count: offset)))
+            put(checksum(of: UnsafeRawBufferPointer(start: base, count: offset)))
             initialized = offset
         }
     }
@@ -153,9 +153,10 @@ public enum FileEntryFormat {
             return (end - Int(length))..<end
         }
         let (key, etag, lastModified, value) = (try nextField(0), try nextField(1), try nextField(2), try nextField(3))
-        guard end == checksumOffset,
-            XXH64.hash(UnsafeRawBufferPointer(rebasing: raw[..<checksumOffset])) == readUInt64(raw, at: checksumOffset)
-        else { throw InvalidEntry() }
+        let covered = UnsafeRawBufferPointer(rebasing: raw[..<checksumOffset])
+        guard end == checksumOffset, checksum(of: covered) == readUInt64(raw, at: checksumOffset) else {
+            throw InvalidEntry()
+        }
         guard Self.bytes(UnsafeRawBufferPointer(rebasing: raw[key]), equal: keyBytes) else { return .otherKey }
         let validators = Validators(
             etag: try validator(raw[etag], present: flags & Flag.hasETag != 0),
@@ -196,9 +197,18 @@ public enum FileEntryFormat {
 
     /// Appends the checksum of `bytes` to them (tests use it to forge files that only fail other checks).
     static func appendChecksum(to bytes: inout [UInt8]) {
-        let checksum = bytes.withUnsafeBytes { XXH64.hash($0) }
-        withUnsafeBytes(of: checksum.littleEndian) { bytes += $0 }
+        let value = bytes.withUnsafeBytes { checksum(of: $0) }
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }
+
+    /// The checksum that ends the encoded `contents` (``encode(_:keyBytes:)``), which covers every
+    /// byte before it: the entry's version, as the shared level announces it.
+    public static func storedChecksum(ofEncoded contents: [UInt8]) -> UInt64 {
+        contents.withUnsafeBytes { readUInt64($0, at: $0.count - checksumSize) }
+    }
+
+    /// The checksum of the bytes before it in a file.
+    private static func checksum(of bytes: UnsafeRawBufferPointer) -> UInt64 { XXH64.hash(bytes) }
 
     private static func readUInt64(_ raw: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
         UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
