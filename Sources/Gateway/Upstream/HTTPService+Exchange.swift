@@ -41,23 +41,22 @@ extension HTTPService {
         let forwarded =
             key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
             + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: call.method,
             target: target(path: path, key: key, baseQuery: call.base.query, credentials: credentials),
             headers: headers(
                 forwarding: forwarded, host: call.base.hostHeader, credentials: credentials, extra: call.extraHeaders),
             body: call.body)
+        observer?.willSend(&request)
         let requestTime = clock.now
+        let sent = ContinuousClock.now
         let response: HTTPResponse
         do {
             response = try await transport.send(request, to: call.base.endpoint, timeouts: timeouts)
-        } catch let error as TransportError {
-            if error.kind == .cancelled || Task.isCancelled { throw CancellationError() }
-            throw failure(error, key: key, endpoint: call.base.endpoint)
-        } catch is CancellationError {
-            throw CancellationError()
+            observer?.didEnd(.success(response.status), elapsed: .now - sent)
         } catch {
-            throw failure(.badResponse, "failed unexpectedly", key: key, inner: error)
+            observer?.didEnd(.failure(error), elapsed: .now - sent)
+            throw failure(sending: error, key: key, endpoint: call.base.endpoint)
         }
         // A whole body (as the HTTP/1.1 client returns it) is taken as it is, without an async call.
         let bytes: [UInt8]
@@ -75,6 +74,20 @@ extension HTTPService {
             clientHeaders: HTTPHeaders(forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys), path: path,
             representation: Representation(status: response.status, headers: passedOn, body: bytes, wireForm: false),
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
+    }
+
+    /// What a call throws when its transport threw `error`: `CancellationError` when the call was
+    /// cancelled, else a ``ServiceError``.
+    private func failure(sending error: any Error, key: ResourceKey, endpoint: UpstreamEndpoint) -> any Error {
+        switch error {
+        case let error as TransportError:
+            if error.kind == .cancelled || Task.isCancelled { return CancellationError() }
+            return failure(error, key: key, endpoint: endpoint)
+        case is CancellationError:
+            return CancellationError()
+        default:
+            return failure(.badResponse, "failed unexpectedly", key: key, inner: error)
+        }
     }
 
     /// The target: path, then the base URL's query, the key's query and the query credentials.
@@ -96,8 +109,9 @@ extension HTTPService {
         extra: HTTPHeaders
     ) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        // Room for every field at once: the storage is made once, never grown field by field.
-        headers.reserveCapacity(1 + defaultHeaders.count + forwarded.count + credentials.count + extra.count)
+        // Room for every field at once, and the one an observer adds (the request id): the
+        // storage is made once, never grown field by field.
+        headers.reserveCapacity(2 + defaultHeaders.count + forwarded.count + credentials.count + extra.count)
         headers.add(name: "Host", value: host)
         for field in defaultHeaders
         where HeaderAllowList.isForwardable(field.name.lowercased())
