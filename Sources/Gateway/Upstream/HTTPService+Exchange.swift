@@ -52,7 +52,8 @@ extension HTTPService {
         let sent = ContinuousClock.now
         let response: HTTPResponse
         do {
-            response = try await transport.send(request, to: call.base.endpoint, timeouts: timeouts)
+            response = try await transport.carrier(for: call.base.endpoint).send(
+                request, to: call.base.endpoint, timeouts: timeouts)
             observer?.didEnd(.success(response.status), elapsed: .now - sent)
         } catch {
             observer?.didEnd(.failure(error), elapsed: .now - sent)
