@@ -10,7 +10,7 @@ extension HTTPService {
         async throws -> UpstreamExchange
     {
         try Task.checkCancellation()
-        guard let base = bases.base(of: host.baseURL) else {
+        guard let base = bases.base(of: host.baseURL, transport: transport) else {
             throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
         }
         let call = Call(method: method, key: key, base: base, extraHeaders: extraHeaders, body: body)
@@ -52,8 +52,7 @@ extension HTTPService {
         let sent = ContinuousClock.now
         let response: HTTPResponse
         do {
-            response = try await transport.carrier(for: call.base.endpoint).send(
-                request, to: call.base.endpoint, timeouts: timeouts)
+            response = try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: timeouts)
             observer?.didEnd(.success(response.status), elapsed: .now - sent)
         } catch {
             observer?.didEnd(.failure(error), elapsed: .now - sent)
