@@ -17,7 +17,8 @@ struct HTTPClientDestinationTests {
         let destination = client.destination(host: "127.0.0.1", port: upstream.port)
         _ = try await client.send(HTTPRequest(method: .get, target: "/a"), to: destination)
         #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == 1)
-        let second = try await client.send(HTTPRequest(method: .get, target: "/b"), to: "127.0.0.1", port: upstream.port)
+        let second = try await client.send(
+            HTTPRequest(method: .get, target: "/b"), to: "127.0.0.1", port: upstream.port)
         _ = try await client.send(HTTPRequest(method: .get, target: "/c"), to: destination)
         #expect(HTTPClientTests.body(second) == "ok")
         #expect(upstream.acceptedConnections == 1)
