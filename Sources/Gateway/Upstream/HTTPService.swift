@@ -120,9 +120,10 @@ public struct HTTPService: Service {
             return .notModifiedRenewing { stored in exchange.renewing(stored, policy: policy) }
         }
         let freshness = exchange.freshness(policy)
-        // Only an answer that may be stored is replayed from its wire form: make it for that one only.
-        let value = freshness.isStorable ? response.withWireForm() : response
-        return .fetched(Fetched(value: value, freshness: freshness, validators: response.validators))
+        // Only an answer that may be stored is replayed from its wire form and revalidated with
+        // its validators: they are made for that one only.
+        guard freshness.isStorable else { return .fetched(Fetched(value: response, freshness: freshness)) }
+        return .fetched(Fetched(value: response.withWireForm(), freshness: freshness, validators: response.validators))
     }
 
     /// Forwards a write: `value.method` (`PUT` when `nil`) with its body and `Content-Type`.
