@@ -86,8 +86,8 @@ public struct HTTPService: Service {
         self.variants = variants
     }
 
-    /// Creates a service for a fixed `baseURL`; the other parameters are those of
-    /// ``init(name:host:timeouts:defaultHeaders:credentials:forwardedHeaders:transport:observer:clock:policy:variants:)``.
+    /// Creates a service for a fixed `baseURL`; the other parameters are those of the initializer
+    /// taking a `host` provider.
     public init(
         name: String, baseURL: URL, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], credentials: [any CredentialProvider] = [],
