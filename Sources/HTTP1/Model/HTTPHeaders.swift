@@ -39,7 +39,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         var values: [String] = []
         fields.withUnsafeBufferPointer { fields in
             for index in fields.indices where fields[index].name.utf8.count == length {
-                if Self.sameBytesIgnoringCase(fields[index].name.utf8, name.utf8) { values.append(fields[index].value) }
+                guard Self.sameBytesIgnoringCase(fields[index].name.utf8, name.utf8) else { continue }
+                values.append(fields[index].value)
             }
         }
         return values
