@@ -47,6 +47,7 @@ extension HTTPService {
             headers: headers(
                 forwarding: forwarded, host: call.base.hostHeader, credentials: credentials, extra: call.extraHeaders),
             body: call.body)
+        let observer = observer  // copied once, not at each use
         observer?.willSend(&request)
         let requestTime = clock.now
         let sent = ContinuousClock.now

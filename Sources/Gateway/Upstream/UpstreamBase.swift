@@ -1,8 +1,9 @@
 import Foundation
 
 /// The parts of a service's base URL that every call needs: where to connect and through which
-/// transport, and the path and query that prefix each call's target.
-struct UpstreamBase: Sendable {
+/// transport, and the path and query that prefix each call's target. An object: every call takes
+/// it from the service's cache, which is then one reference counted, not one per part.
+final class UpstreamBase: Sendable {
     /// The URL these parts come from.
     let url: URL
     /// Where the upstream listens.
