@@ -38,9 +38,12 @@ extension HTTPService {
     private func send(_ call: Call, credentials: [Credential]) async throws -> UpstreamExchange {
         let key = call.key
         let path = Self.joinedPath(base: call.base.path, key.path)
+        // Most keys carry no client fields: then nothing is sorted, filtered or joined.
         let forwarded =
-            key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
-            + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+            key.headers.isEmpty && key.passedHeaders.isEmpty
+            ? []
+            : key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
+                + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         var request = HTTPRequest(
             method: call.method,
             target: target(path: path, key: key, baseQuery: call.base.query, credentials: credentials),
