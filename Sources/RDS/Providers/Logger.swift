@@ -13,4 +13,9 @@ public protocol Logger: Sendable {
     /// Records one event whose fields are already in ascending name order, each name once; see
     /// the default in `Logger+OrderedFields.swift`, which forwards to ``log(_:_:_:)``.
     func log(_ level: LogLevel, _ event: String, orderedFields: [(name: String, value: LogValue)])
+
+    /// Records one event whose fields `writeFields` writes, in ascending name order, each name
+    /// once; see the default in `Logger+OrderedFields.swift`, which collects them for
+    /// ``log(_:_:orderedFields:)``. ``JSONLinesLogger`` writes them straight into the line.
+    func log(_ level: LogLevel, _ event: String, writingFields writeFields: (inout LogFieldWriter) -> Void)
 }
