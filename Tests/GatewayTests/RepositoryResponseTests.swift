@@ -37,4 +37,13 @@ struct RepositoryResponseTests {
             Self.answer(.bypass, entry: nil), now: Self.now, forwardedOnRequest: false)
         #expect(bypass == "rds-gateway; fwd=miss")
     }
+
+    /// A hit's `ttl` and `Age` digits are written into the value's own string, of any sign and length.
+    @Test(arguments: [
+        ("rds-gateway; hit; ttl=", 0, "rds-gateway; hit; ttl=0"), ("", 7, "7"), ("ttl=", -3, "ttl=-3"),
+        ("x", 1_234_567_890, "x1234567890"), ("", Int.min, "\(Int.min)"), ("-", Int.max, "-\(Int.max)"),
+    ])
+    func joining_WritesThePrefixAndTheNumbersDigits(prefix: String, number: Int, expected: String) {
+        #expect(RepositoryResponse.joining(prefix, number) == expected)
+    }
 }

@@ -41,7 +41,7 @@ enum RepositoryResponse {
         if let hiddenField { headers.remove(hiddenField) }
         if let entry = answer.entry {
             headers.remove("Set-Cookie")
-            headers["Age"] = String(max(0, Int(entry.age(at: now))))
+            headers["Age"] = joining("", max(0, Int(entry.age(at: now))))
         }
         if let downstreamCacheControl { headers["Cache-Control"] = downstreamCacheControl }
         headers["X-Cache"] = answer.error == nil ? xCache(answer.cacheStatus) : "STALE"
@@ -131,7 +131,7 @@ enum RepositoryResponse {
                 case .revalidated: storedPrefixes.revalidated
                 case .bypass: storedPrefixes.bypass
                 }
-            return prefix + String(Int(entry.timeToLive(at: now).rounded(.down)))
+            return joining(prefix, Int(entry.timeToLive(at: now).rounded(.down)))
         }
         var value = valueBeforeTTL(
             answer.cacheStatus, failed: answer.error != nil, forwardedOnRequest: forwardedOnRequest,
@@ -145,6 +145,35 @@ enum RepositoryResponse {
             value += ProblemResponse.resourceErrorCode(error)
         }
         return value
+    }
+
+    /// `prefix` followed by the decimal digits of `number`, written into one string of their
+    /// length (a string for the digits and a second one for the sum cost several times as much).
+    static func joining(_ prefix: String, _ number: Int) -> String {
+        var digits = 1
+        var rest = number.magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        let sign = number < 0 ? 1 : 0
+        let count = prefix.utf8.count + sign + digits
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            let start = buffer.baseAddress!
+            let copied: Void? = prefix.utf8.withContiguousStorageIfAvailable { bytes in
+                if let base = bytes.baseAddress { start.update(from: base, count: bytes.count) }
+            }
+            if copied == nil { _ = buffer.initialize(from: prefix.utf8) }
+            if sign == 1 { start[count - digits - 1] = UInt8(ascii: "-") }
+            var value = number.magnitude
+            var position = count
+            repeat {
+                position -= 1
+                start[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+            } while value > 0
+            return count
+        }
     }
 
     /// A `Cache-Status` value up to where a stored entry's `ttl` follows: the cache's name, then
