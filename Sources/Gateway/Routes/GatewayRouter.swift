@@ -48,15 +48,16 @@ public struct GatewayRouter: HTTPHandler {
         let path = request.path
         if Self.path(path, is: "/health") { return (Self.health, Self.healthClassification) }
         guard !Self.hasFragment(request) else { return nil }
-        guard !Self.wantsEvents(request), let (route, captures) = match(path),
-            let repository = container.makeRepository(named: route.name)
+        guard !Self.wantsEvents(request), let (resources, captures) = match(path),
+            let repository = resources.repository
         else { return nil }
+        let route = resources.route
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
-        guard let answer = freshAnswer(to: request, route: route, key: key, in: repository) else {
-            request.handlerNote = MatchedRoute(container: container, route: route, key: key, repository: repository)
+        guard let answer = freshAnswer(to: request, on: resources, key: key, in: repository) else {
+            request.handlerNote = MatchedRoute(container: container, resources: resources, key: key)
             return nil
         }
-        container.refresher(named: route.name)?.noteRead(key)
+        resources.refresher?.noteRead(key)
         let response = RepositoryResponse.make(
             answer, request: request, now: container.clock.now,
             downstreamCacheControl: route.settings.downstreamCacheControl,
@@ -67,12 +68,12 @@ public struct GatewayRouter: HTTPHandler {
     /// The stored answer to `request` when it may be served as it is, without waiting: fresh, no
     /// queued write pending for it, no secondary key, and acceptable to the request's directives.
     private func freshAnswer(
-        to request: HTTPRequest, route: RepositoryRoute, key: ResourceKey,
+        to request: HTTPRequest, on resources: RouteResources, key: ResourceKey,
         in repository: Repository<ResourceKey, Representation>
     ) -> RepositoryAnswer<Representation>? {
-        if let outbox = container.outboxes[route.name], outbox.hasPending(key) { return nil }
+        if let outbox = resources.outbox, outbox.hasPending(key) { return nil }
         guard let answer = repository.cachedAnswer(for: key),
-            route.variants.rekeyed(key, for: answer.value.headers) == nil
+            resources.route.variants.rekeyed(key, for: answer.value.headers) == nil
         else { return nil }
         if request.headers.contains("Cache-Control") || request.headers.contains("Pragma"), let entry = answer.entry {
             let now = container.clock.now
@@ -114,22 +115,23 @@ public struct GatewayRouter: HTTPHandler {
             return await demo.handle(request)
         }
         if let match = request.handlerNote as? MatchedRoute, match.container === container {
-            RequestContext.current?.record(route: match.route.classification)
-            return await repositoryRequest(request, route: match.route, key: match.key, in: match.repository)
+            RequestContext.current?.record(route: match.resources.route.classification)
+            return await repositoryRequest(request, on: match.resources, key: match.key)
         }
         switch matchOrReject(path) {
-        case .success(let (route, captures)):
+        case .success(let (resources, captures)):
+            let route = resources.route
             RequestContext.current?.record(route: route.classification)
             let key = route.key(captures: captures, query: request.query, headers: request.headers)
-            return await repositoryRequest(
-                request, route: route, key: key, in: container.makeRepository(named: route.name))
+            return await repositoryRequest(request, on: resources, key: key)
         case .failure(let refusal):
             return ProblemResponse.make(refusal, path: path)
         }
     }
 
-    /// The route matching `path` and its captures, or `nil` (also for rejected traversal).
-    func match(_ path: Substring) -> (RepositoryRoute, RouteCaptures)? {
+    /// The route matching `path` (with what its requests use) and its captures, or `nil` (also
+    /// for rejected traversal).
+    func match(_ path: Substring) -> (RouteResources, RouteCaptures)? {
         if case .success(let found) = matchOrReject(path) { return found }
         return nil
     }
@@ -137,11 +139,12 @@ public struct GatewayRouter: HTTPHandler {
     /// The first route fitting `path`; `capturing: false` leaves the captures empty (classification).
     private func matchOrReject(
         _ path: Substring, capturing: Bool = true
-    ) -> Result<(RepositoryRoute, RouteCaptures), GatewayError> {
-        for route in container.routes {
-            switch capturing ? route.template.match(path) : route.template.matchShape(path) {
+    ) -> Result<(RouteResources, RouteCaptures), GatewayError> {
+        for resources in container.routeResources {
+            let template = resources.route.template
+            switch capturing ? template.match(path) : template.matchShape(path) {
             case .noMatch: continue
-            case .matched(let captures): return .success((route, captures))
+            case .matched(let captures): return .success((resources, captures))
             case .rejected(let segment):
                 return .failure(GatewayError(.pathTraversal, "The path segment \"\(segment)\" is not allowed"))
             }
@@ -159,8 +162,8 @@ public struct GatewayRouter: HTTPHandler {
         if Self.path(path, startsWith: "/hooks/") { return RouteClassification(route: "/hooks/{repository}") }
         if Self.path(path, is: "/events") { return RouteClassification(route: "/events") }
         if demo != nil, Self.path(path, startsWith: "/__demo/") { return RouteClassification(route: "/__demo") }
-        guard case .success(let (route, _)) = matchOrReject(path, capturing: false) else { return .unmatched }
-        return route.classification
+        guard case .success(let (resources, _)) = matchOrReject(path, capturing: false) else { return .unmatched }
+        return resources.route.classification
     }
 
     private static let healthClassification = RouteClassification(route: "/health")
