@@ -46,4 +46,23 @@ struct RepositoryResponseTests {
     func joining_WritesThePrefixAndTheNumbersDigits(prefix: String, number: Int, expected: String) {
         #expect(RepositoryResponse.joining(prefix, number) == expected)
     }
+
+    /// A hit replaces the stored `Age`, `X-Cache` and `Cache-Status` (any case) and drops
+    /// `Set-Cookie`; fields of stored answers without them are appended, once each.
+    @Test(arguments: [
+        ["age": "3", "x-cache": "MISS from upstream", "CACHE-STATUS": "upstream; hit", "Set-Cookie": "id=1"],
+        ["Content-Type": "text/plain"],
+    ] as [HTTPHeaders])
+    func make_ReplacesTheFieldsAHitServes_OnceEach(stored: HTTPHeaders) {
+        let value = Representation(status: 200, headers: stored, body: [1])
+        let entry = CacheEntry(value: value, storedAt: Self.now, expiresAt: Self.now.addingTimeInterval(42))
+        let answer = RepositoryAnswer(value: value, entry: entry, cacheStatus: .hit)
+        let response = RepositoryResponse.make(
+            answer, request: HTTPRequest(method: .get, target: "/x"), now: Self.now.addingTimeInterval(2))
+        #expect(response.headers.values(for: "Age") == ["2"])
+        #expect(response.headers.values(for: "X-Cache") == ["HIT"])
+        #expect(response.headers.values(for: "Cache-Status") == ["rds-gateway; hit; ttl=40"])
+        #expect(!response.headers.contains("Set-Cookie"))
+        #expect(response.headers.count == stored.count + 3 - (stored.contains("Set-Cookie") ? 4 : 0))
+    }
 }

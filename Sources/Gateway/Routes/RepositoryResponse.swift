@@ -39,19 +39,29 @@ enum RepositoryResponse {
         // added below and by the server (`Age`, `X-Cache`, `Cache-Status`, the request id, ...).
         headers.reserveCapacity(headers.count + Self.addedFieldCount)
         if let hiddenField { headers.remove(hiddenField) }
+        // The stored fields rarely hold one of those replaced here: then each is appended, unsearched.
+        let replacing = representation.replayFacts.holdsServedFields
         if let entry = answer.entry {
-            headers.remove("Set-Cookie")
-            headers["Age"] = joining("", max(0, Int(entry.age(at: now))))
+            if replacing { headers.remove("Set-Cookie") }
+            set("Age", joining("", max(0, Int(entry.age(at: now)))), in: &headers, replacing: replacing)
         }
         if let downstreamCacheControl { headers["Cache-Control"] = downstreamCacheControl }
-        headers["X-Cache"] = answer.error == nil ? xCache(answer.cacheStatus) : "STALE"
+        set("X-Cache", answer.error == nil ? xCache(answer.cacheStatus) : "STALE", in: &headers, replacing: replacing)
         let status = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
-        headers["Cache-Status"] = heuristic && answer.error == nil ? status + "; detail=heuristic" : status
+        set(
+            "Cache-Status", heuristic && answer.error == nil ? status + "; detail=heuristic" : status, in: &headers,
+            replacing: replacing)
         if let error = answer.error {
             headers["X-Resource-State"] = "failed"
             headers["X-Resource-Error"] = ProblemResponse.resourceErrorCode(error)
         }
         return conditional(representation, headers: headers, request: request)
+    }
+
+    /// Sets the field `name` to `value`: replacing any field of that name, or, when `replacing`
+    /// is `false` (`headers` hold none), appending it.
+    private static func set(_ name: String, _ value: String, in headers: inout HTTPHeaders, replacing: Bool) {
+        if replacing { headers[name] = value } else { headers.add(name: name, value: value) }
     }
 
     /// The answer after the client's preconditions (RFC 9110 §13.2.2, for a 2xx only) and a
@@ -64,8 +74,8 @@ enum RepositoryResponse {
         guard (200..<300).contains(status) else {
             return HTTPResponse(status: status, headers: headers, bytes: representation.body)
         }
-        let etag = representation.headers["ETag"]
-        let lastModified = representation.headers["Last-Modified"]
+        let etag = representation.replayFacts.etag
+        let lastModified = representation.replayFacts.lastModified
         switch ConditionalRequest.evaluate(request.headers, etag: etag, lastModified: lastModified) {
         case .notModified:
             headers.remove("Content-Type")
