@@ -41,9 +41,10 @@ enum RepositoryResponse {
         if let hiddenField { headers.remove(hiddenField) }
         // The stored fields rarely hold one of those replaced here: then each is appended, unsearched.
         let replacing = representation.replayFacts.holdsServedFields
-        if let entry = answer.entry {
+        // The entry's age read in place (binding the entry would copy it, fields and all).
+        if let age = answer.entry?.age(at: now) {
             if replacing { headers.remove("Set-Cookie") }
-            set("Age", joining("", max(0, Int(entry.age(at: now)))), in: &headers, replacing: replacing)
+            set("Age", joining("", max(0, Int(age))), in: &headers, replacing: replacing)
         }
         if let downstreamCacheControl { headers["Cache-Control"] = downstreamCacheControl }
         set("X-Cache", answer.error == nil ? xCache(answer.cacheStatus) : "STALE", in: &headers, replacing: replacing)
@@ -132,7 +133,8 @@ enum RepositoryResponse {
     static func cacheStatus(
         _ answer: RepositoryAnswer<Representation>, now: Date, forwardedOnRequest: Bool
     ) -> String {
-        if answer.error == nil, !forwardedOnRequest, let entry = answer.entry {
+        let timeToLive = answer.entry?.timeToLive(at: now).rounded(.down)
+        if answer.error == nil, !forwardedOnRequest, let timeToLive {
             // The usual answers: a constant and the digits (building the value costs ten times as much).
             let prefix =
                 switch answer.cacheStatus {
@@ -141,14 +143,14 @@ enum RepositoryResponse {
                 case .revalidated: storedPrefixes.revalidated
                 case .bypass: storedPrefixes.bypass
                 }
-            return joining(prefix, Int(entry.timeToLive(at: now).rounded(.down)))
+            return joining(prefix, Int(timeToLive))
         }
         var value = valueBeforeTTL(
             answer.cacheStatus, failed: answer.error != nil, forwardedOnRequest: forwardedOnRequest,
             stored: answer.entry != nil)
-        if let entry = answer.entry {
+        if let timeToLive {
             value += "; ttl="
-            value += String(Int(entry.timeToLive(at: now).rounded(.down)))
+            value += String(Int(timeToLive))
         }
         if let error = answer.error {
             value += "; detail="
