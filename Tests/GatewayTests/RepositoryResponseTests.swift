@@ -65,4 +65,24 @@ struct RepositoryResponseTests {
         #expect(!response.headers.contains("Set-Cookie"))
         #expect(response.headers.count == stored.count + 3 - (stored.contains("Set-Cookie") ? 4 : 0))
     }
+
+    /// The repository's tag field is removed whatever its case, among fields of the same length
+    /// and first letter or not.
+    @Test(arguments: ["Surrogate-Key", "surrogate-key", "Cache-Tag"])
+    func make_RemovesTheHiddenTagField(field: String) {
+        let stored: HTTPHeaders = [field: "a b", "Last-Modified": "x", "Sxxxxxxxx-Key": "kept", "ETag": "\"1\""]
+        let value = Representation(status: 200, headers: stored, body: [1])
+        let entry = CacheEntry(value: value, storedAt: Self.now, expiresAt: Self.now.addingTimeInterval(42))
+        let answer = RepositoryAnswer(value: value, entry: entry, cacheStatus: .hit)
+        let hidden = field == "Cache-Tag" ? "Cache-Tag" : "Surrogate-Key"
+        let response = RepositoryResponse.make(
+            answer, request: HTTPRequest(method: .get, target: "/x"), now: Self.now, hiddenField: hidden)
+        #expect(!response.headers.contains(field))
+        #expect(response.headers["Sxxxxxxxx-Key"] == "kept")
+        let plain = RepositoryResponse.make(
+            RepositoryAnswer(value: Representation(status: 200, headers: ["ETag": "\"1\""], body: [1]), entry: entry,
+                cacheStatus: .hit),
+            request: HTTPRequest(method: .get, target: "/x"), now: Self.now, hiddenField: hidden)
+        #expect(plain.headers["ETag"] == "\"1\"")
+    }
 }

@@ -48,12 +48,10 @@ public struct GatewayRouter: HTTPHandler {
         let path = request.path
         if Self.path(path, is: "/health") { return (Self.health, Self.healthClassification) }
         guard !Self.hasFragment(request) else { return nil }
-        guard !Self.wantsEvents(request), let (resources, captures) = match(path),
-            let repository = resources.repository
-        else { return nil }
+        guard !Self.wantsEvents(request), let (resources, captures) = match(path) else { return nil }
         let route = resources.route
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
-        guard let answer = freshAnswer(to: request, on: resources, key: key, in: repository) else {
+        guard let answer = freshAnswer(to: request, on: resources, key: key) else {
             request.handlerNote = MatchedRoute(container: container, resources: resources, key: key)
             return nil
         }
@@ -68,11 +66,11 @@ public struct GatewayRouter: HTTPHandler {
     /// The stored answer to `request` when it may be served as it is, without waiting: fresh, no
     /// queued write pending for it, no secondary key, and acceptable to the request's directives.
     private func freshAnswer(
-        to request: HTTPRequest, on resources: RouteResources, key: ResourceKey,
-        in repository: Repository<ResourceKey, Representation>
+        to request: HTTPRequest, on resources: RouteResources, key: ResourceKey
     ) -> RepositoryAnswer<Representation>? {
         if let outbox = resources.outbox, outbox.hasPending(key) { return nil }
-        guard let answer = repository.cachedAnswer(for: key),
+        // Asked where the repository lies (a copy of it would retain each of its parts).
+        guard let answer = resources.repository?.cachedAnswer(for: key),
             resources.route.variants.rekeyed(key, for: answer.value.headers) == nil
         else { return nil }
         if request.headers.contains("Cache-Control") || request.headers.contains("Pragma"), let entry = answer.entry {

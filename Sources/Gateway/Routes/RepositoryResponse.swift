@@ -38,9 +38,10 @@ enum RepositoryResponse {
         // The stored fields are shared with the cache: copied once here, with room for the fields
         // added below and by the server (`Age`, `X-Cache`, `Cache-Status`, the request id, ...).
         headers.reserveCapacity(headers.count + Self.addedFieldCount)
-        if let hiddenField { headers.remove(hiddenField) }
+        let facts = representation.replayFacts
+        if let hiddenField, facts.mayHold(hiddenField) { headers.remove(hiddenField) }
         // The stored fields rarely hold one of those replaced here: then each is appended, unsearched.
-        let replacing = representation.replayFacts.holdsServedFields
+        let replacing = facts.holdsServedFields
         // The entry's age read in place (binding the entry would copy it, fields and all).
         if let age = answer.entry?.age(at: now) {
             if replacing { headers.remove("Set-Cookie") }
