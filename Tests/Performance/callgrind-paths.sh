@@ -13,6 +13,8 @@
 #   disk  /zipf/{1..3000} 4 KB, filled before: the memory level is given 10 MB here (2 MB per
 #                         repository, ~400 such entries), so every request misses it and is
 #                         answered from the disk level, promoted and evicts one entry (N = 2000)
+#   miss  /zipf/{3001..5000} never asked before: every request is a cold miss, fetched from the
+#                         origin and stored in both levels (the disk write on its queue counted too) (N = 2000)
 # Profiles stay in $RUN/cg-*.out (callgrind_annotate them). Needs valgrind, gcc, nginx, python3.
 # Env: RUN [/tmp/callgrind-paths], PORT [8091] (the gateway's), PORT_OFFSET [0] (added to the origin's 9300).
 set -euo pipefail
@@ -44,9 +46,9 @@ for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/health" &&
 CLIENT=(python3 "$HERE/paths/seqclient.py" "http://127.0.0.1:$PORT")
 "${CLIENT[@]}" /hit/ 300 >/dev/null
 "${CLIENT[@]}" /pass/ 100 >/dev/null
-count() {  # NAME PREFIX N [KEYS]
+count() {  # NAME PREFIX N [KEYS] [FIRST]
   callgrind_control -i on "$VPID" >/dev/null 2>&1
-  "${CLIENT[@]}" "$2" "$3" "${4:-100}" >"$RUN/$1.txt"
+  "${CLIENT[@]}" "$2" "$3" "${4:-100}" "${5:-1}" >"$RUN/$1.txt"
   callgrind_control -i off "$VPID" >/dev/null 2>&1
   callgrind_control -d "$1" "$VPID" >/dev/null 2>&1
   sleep 1
@@ -61,3 +63,4 @@ sleep 2
 count reval /reval/ 200 200
 "${CLIENT[@]}" /zipf/ 3000 3000 >/dev/null
 count disk /zipf/ 2000 3000
+count miss /zipf/ 2000 2000 3001

@@ -5,7 +5,8 @@ import Testing
 @testable import RDS
 
 /// The locations a ``FileDatastore`` holds for the keys it wrote lately: a key saved or renewed
-/// again is not hashed again (a read is), and the table never holds more than its capacity.
+/// again, or saved after a read found no file for it, is not hashed again (a read is), and the
+/// table never holds more than its capacity.
 struct FileLocationCacheTests {
     @Test func hold_StartsTheTableOver_WhenANewKeyFindsItFull() {
         let cache = FileLocationCache<String, Int>(capacity: 2)
@@ -36,5 +37,21 @@ struct FileLocationCacheTests {
         #expect(try await store.get("k")?.value == "4")
         #expect(hashed.withLock { $0 } == 2, "a read makes its own location")
         #expect(try await FileDatastore<String, String>(directory: folder.store).get("k")?.value == "4")
+    }
+
+    @Test func fileDatastore_HashesAKeyOnce_ForAMissAndTheSaveAfterIt() async throws {
+        let folder = try DatastoreTestFixtures.Folder()
+        let hashed = Mutex(0)
+        let store = try FileDatastore<String, String>(
+            directory: folder.store,
+            hash: { bytes in
+                hashed.withLock { $0 += 1 }
+                return SHA256.digest(bytes)
+            })
+        #expect(try await store.get("cold") == nil)
+        try await store.renew(DatastoreTestFixtures.entry("1"), for: "cold")
+        await store.finishWrites()
+        #expect(hashed.withLock { $0 } == 1)
+        #expect(try await FileDatastore<String, String>(directory: folder.store).get("cold")?.value == "1")
     }
 }

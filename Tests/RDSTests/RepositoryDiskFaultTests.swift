@@ -29,6 +29,7 @@ struct RepositoryDiskFaultTests {
     @Test func get_KeepsCaching_WhenTheDiskLevelCannotBeWritten() async throws {
         let fixture = Fixture()
         fixture.disk.fail("save")
+        fixture.disk.fail("renew")
         fixture.service.expectGet("london", returning: RepositoryFixture.fetched("london-1"))
 
         let first = try await fixture.repository.get("london")
@@ -62,8 +63,10 @@ struct RepositoryDiskFaultTests {
         #expect(answer.error != nil)
     }
 
-    /// A revalidation answered “not modified” renews the entry in every level (the disk level may
-    /// write a renewal behind); a fetched answer is saved.
+    /// A revalidation answered “not modified” renews the entry in every level, and so does the
+    /// first answer of a key nothing was stored for (the disk level may write either behind:
+    /// losing it loses freshness or a cached copy, never a newer value); a fetched answer that
+    /// replaces an entry is saved.
     @Test func get_RenewsTheEntryInBothLevels_WhenTheServiceAnswersNotModified() async throws {
         let fixture = Fixture()
         fixture.service.expectGet("london", returning: RepositoryFixture.fetched("london-1", etag: "\"v1\""))
@@ -74,9 +77,16 @@ struct RepositoryDiskFaultTests {
         let revalidated = try await fixture.repository.get("london")
 
         #expect(revalidated.cacheStatus == .revalidated)
-        #expect(fixture.disk.calls == ["get london", "save london", "renew london"])
+        #expect(fixture.disk.calls == ["get london", "renew london", "renew london"])
         #expect(fixture.disk.stored("london")?.expiresAt == fixture.clock.now.addingTimeInterval(60))
         #expect(fixture.datastore.peek("london")?.expiresAt == fixture.clock.now.addingTimeInterval(60))
+
+        fixture.clock.advance(by: 61)
+        fixture.service.expectGet("london", returning: RepositoryFixture.fetched("london-2"))
+        let changed = try await fixture.repository.get("london")
+
+        #expect(changed.value == "london-2")
+        #expect(fixture.disk.calls.last == "save london")
     }
 
     @Test func save_KeepsTheServiceAnswerInMemory_WhenTheDiskLevelFails() async throws {

@@ -6,6 +6,15 @@ import Foundation
     import Darwin
 #endif
 
+#if os(Linux)
+    /// `O_NOATIME` (asm-generic/fcntl.h, x86-64 and arm64 alike): the Glibc module does not
+    /// declare it (it needs `_GNU_SOURCE`).
+    private let noAccessTimeFlag: Int32 = 0o1000000
+#else
+    /// No such flag elsewhere.
+    private let noAccessTimeFlag: Int32 = 0
+#endif
+
 /// The blocking file system calls of ``FileDatastore``, always run on its I/O queues.
 enum BlockingFileIO {
     /// What reading an entry file found.
@@ -74,9 +83,16 @@ enum BlockingFileIO {
 
     /// Opens the file at `path` for reading (never through a link, never waiting for a writer)
     /// and checks that it can be an entry: a regular file of `headerSize` to `maxSize` bytes.
+    /// The read leaves the file's access time as it was (`O_NOATIME`): on a `relatime` file system
+    /// the first read after each write would otherwise write the inode and start a journal
+    /// transaction (~3.5 µs of kernel time, measured on ext4), which can wait for the journal.
+    /// The cache never looks at access times. A file of another owner, which `O_NOATIME` may not
+    /// open, is opened without it.
     /// - Throws: ``FileSystemError`` when the file exists but cannot be opened or examined.
     static func openEntryFile(at path: String, maxSize: Int, headerSize: Int) throws(FileSystemError) -> OpenedEntryFile {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+        var descriptor = open(path, flags | noAccessTimeFlag)
+        if descriptor < 0, errno == EPERM { descriptor = open(path, flags) }
         guard descriptor >= 0 else {
             switch errno {
             case ENOENT: return .missing

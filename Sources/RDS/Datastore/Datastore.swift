@@ -15,11 +15,13 @@ public protocol Datastore<Key, Value>: Sendable {
     /// - Throws: ``DatastoreError``; the previous entry is then left as it was.
     func save(_ entry: CacheEntry<Value>, for key: Key) async throws
     /// Stores `entry`, a renewal of the entry stored under `key` (a revalidation answered “not
-    /// modified”: the same value with new freshness, validators or header fields), replacing it.
-    /// The repository calls this instead of ``save(_:for:)`` for renewals. A level may return
-    /// before its write is done (``FileDatastore`` writes renewals behind): losing a renewal
-    /// loses freshness only, since the entry it replaces holds the same value. Reads of `key`
-    /// still see the renewal, and later changes of `key` still land after it. By default, a save.
+    /// modified”: the same value with new freshness, validators or header fields), replacing it;
+    /// or the first entry of a key nothing was stored for. The repository calls this instead of
+    /// ``save(_:for:)`` for both. A level may return before its write is done (``FileDatastore``
+    /// writes them behind): losing a renewal loses freshness only, since the entry it replaces
+    /// holds the same value, and losing a first entry loses a cached copy only (the key is a miss
+    /// again); neither can leave an older value in place of a newer one. Reads of `key` still see
+    /// the entry, and later changes of `key` still land after it. By default, a save.
     /// - Throws: ``DatastoreError``, as ``save(_:for:)`` does, for what failed before it returned.
     func renew(_ entry: CacheEntry<Value>, for key: Key) async throws
     /// Removes the entry for `key`, if any.

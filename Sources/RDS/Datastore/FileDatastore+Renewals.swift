@@ -5,9 +5,9 @@ extension FileDatastore {
     /// wake-up of the maintenance queue writes every renewal that came meanwhile.
     static var renewalBatchWindow: DispatchTimeInterval { .milliseconds(1) }
 
-    /// Keeps `entry`, a renewal of the entry stored for `key` (see ``Datastore/renew(_:for:)``),
-    /// and returns without waiting for its write: a revalidation costs its caller no hop to a
-    /// queue and back, and the renewals that come within ``renewalBatchWindow`` are written in
+    /// Keeps `entry`, a renewal of the entry stored for `key` or the first entry of a key (see
+    /// ``Datastore/renew(_:for:)``), and returns without waiting for its write: a revalidation or
+    /// a cold miss costs its caller no hop to a queue and back, and the renewals that come within ``renewalBatchWindow`` are written in
     /// one wake-up of the maintenance queue (each on its key's queue), a key renewed twice
     /// meanwhile once. Until written, the renewal is what ``get(_:)`` answers for the key; a
     /// save, delete or ``deleteAll()`` of the key supersedes it (it is then never written). A

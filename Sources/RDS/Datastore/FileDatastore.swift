@@ -62,7 +62,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     let changesInFlight = FileChangesInFlight()
     /// The renewals accepted and not written yet (``renew(_:for:)``), and their bound.
     let renewals: PendingRenewals<Key, Value>
-    /// The locations of the keys written lately (``writtenLocation(of:)``): at most 1,024, about 256 KiB.
+    /// The locations of the keys written lately (``writtenLocation(of:)``) or just found missing by a
+    /// read: at most 1,024, about 256 KiB.
     let writtenLocations = FileLocationCache<Key, Location>(capacity: 1_024)
 
     /// Opens the datastore in `directory`, creating the folder (and its parents) when missing.
@@ -124,7 +125,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             // The file's newest change, not written yet; another key's (names collided) is a miss.
             return pending.location.keyBytes == location.keyBytes ? pending.entry : nil
         }
-        let (budget, maxEntryBytes) = (budget, maxEntryBytes)
+        let (budget, maxEntryBytes, writtenLocations) = (budget, maxEntryBytes, writtenLocations)
         if changesInFlight.isQuiet(location.bucket),
             let read = BlockingFileIO.readCachedEntryFile(
                 at: location.path, maxSize: maxEntryBytes, headerSize: FileEntryFormat.headerSize,
@@ -132,6 +133,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         {
             switch read {
             case .missing:
+                writtenLocations.hold(location, for: key)  // a cold miss: its answer is written next
                 return nil
             case .contents(let contents):
                 // An unusable file is removed on the queue, in order with the key's changes.
@@ -157,6 +159,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             let size: Int?
             switch read {
             case .missing:
+                writtenLocations.hold(location, for: key)
                 return nil
             case .unusable(let unusableSize):
                 size = unusableSize

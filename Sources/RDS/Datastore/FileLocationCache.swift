@@ -1,8 +1,9 @@
 import Synchronization
 
-/// The locations of the keys a ``FileDatastore`` wrote lately, so that a key saved or renewed
-/// again costs one table lookup instead of encoding it, hashing its bytes with SHA-256 and
-/// spelling out its path (a revalidated entry is renewed on disk every time it expires).
+/// The locations of the keys a ``FileDatastore`` wrote lately, or looked for and found no file
+/// for (a cold miss, whose answer is written next), so that a key saved or renewed again, or
+/// saved after its miss, costs one table lookup instead of encoding it, hashing its bytes with
+/// SHA-256 and spelling out its path (a revalidated entry is renewed on disk every time it expires).
 ///
 /// Bounded: holding ``capacity`` keys, the next new one starts the table over (a location is a
 /// pure function of its key, cheap to make again; keeping an order to choose which to drop

@@ -66,15 +66,14 @@ public enum SHA256 {
     }
 
     /// Runs the 64 rounds over the 64-byte `block`, updating `state`; `w` is room for the message
-    /// schedule (64 words), `k` the round constants.
+    /// schedule (64 words), `k` the round constants. The rounds go eight at a time, the eight
+    /// working variables changing roles instead of moving along each round.
     private static func compress(
         _ block: UnsafePointer<UInt8>, _ state: UnsafeMutableBufferPointer<UInt32>,
         _ w: UnsafeMutableBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>
     ) {
         for index in 0..<16 {
-            w[index] =
-                UInt32(block[index * 4]) << 24 | UInt32(block[index * 4 + 1]) << 16
-                | UInt32(block[index * 4 + 2]) << 8 | UInt32(block[index * 4 + 3])
+            w[index] = UInt32(bigEndian: UnsafeRawPointer(block + index * 4).loadUnaligned(as: UInt32.self))
         }
         for index in 16..<64 {
             let s0 = rotate(w[index - 15], 7) ^ rotate(w[index - 15], 18) ^ (w[index - 15] >> 3)
@@ -83,21 +82,15 @@ public enum SHA256 {
         }
         var a = state[0], b = state[1], c = state[2], d = state[3]
         var e = state[4], f = state[5], g = state[6], h = state[7]
-        for index in 0..<64 {
-            let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
-            let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            h = g
-            g = f
-            f = e
-            e = d &+ t1
-            d = c
-            c = b
-            b = a
-            a = t1 &+ t2
+        for index in stride(from: 0, to: 64, by: 8) {
+            round(a, b, c, &d, e, f, g, &h, k[index] &+ w[index])
+            round(h, a, b, &c, d, e, f, &g, k[index + 1] &+ w[index + 1])
+            round(g, h, a, &b, c, d, e, &f, k[index + 2] &+ w[index + 2])
+            round(f, g, h, &a, b, c, d, &e, k[index + 3] &+ w[index + 3])
+            round(e, f, g, &h, a, b, c, &d, k[index + 4] &+ w[index + 4])
+            round(d, e, f, &g, h, a, b, &c, k[index + 5] &+ w[index + 5])
+            round(c, d, e, &f, g, h, a, &b, k[index + 6] &+ w[index + 6])
+            round(b, c, d, &e, f, g, h, &a, k[index + 7] &+ w[index + 7])
         }
         state[0] &+= a
         state[1] &+= b
@@ -107,6 +100,21 @@ public enum SHA256 {
         state[5] &+= f
         state[6] &+= g
         state[7] &+= h
+    }
+
+    /// One round, with `a` … `h` in their roles of the round: `d` becomes the next round's `e`
+    /// and `h` its `a`; the others keep their values and take the next role along.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+        _ h: inout UInt32, _ constantAndWord: UInt32
+    ) {
+        let choice = g ^ (e & (f ^ g))
+        let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ choice &+ constantAndWord
+        let majority = (a & b) | (c & (a | b))
+        let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ majority
+        d &+= t1
+        h = t1 &+ t2
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

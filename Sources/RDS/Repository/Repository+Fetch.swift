@@ -87,8 +87,10 @@ extension Repository {
         let renewed: Fetched<Value>
         switch response {
         case .fetched(let fetched):
+            // Nothing stored for the key: its first entry may be written behind, as a renewal is.
             let stored = await keep(
-                fetched, for: key, at: now, claim: claim, droppingPrevious: droppingPrevious)
+                fetched, for: key, at: now, claim: claim, droppingPrevious: droppingPrevious,
+                renewing: !droppingPrevious)
             let answer = RepositoryAnswer(
                 value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
@@ -128,8 +130,10 @@ extension Repository {
     ///     write's own answer.
     ///   - droppingPrevious: `false` when nothing was stored for `key` as the fetch began: an
     ///     answer that may not be stored then leaves the datastore alone.
-    ///   - renewing: `fetched` renews the stored entry (a “not modified” answer): stored with
-    ///     ``Datastore/renew(_:for:)``, which a level may write behind.
+    ///   - renewing: Store with ``Datastore/renew(_:for:)``, which a level may write behind:
+    ///     for a renewal of the stored entry (a “not modified” answer), or the first answer of a
+    ///     key nothing was stored for (`droppingPrevious` is `false`; a cold miss then does not
+    ///     wait for the disk).
     func keep(
         _ fetched: Fetched<Value>, for key: Key, at now: Date, claim: StoreClaim? = nil,
         dropOnFailure: Bool = false, droppingPrevious: Bool = true, renewing: Bool = false
