@@ -181,21 +181,25 @@ struct JSONLineBuffer {
         writeDigits(nanoseconds, width: width)
     }
 
-    /// Writes the decimal digits of `value`, left-padded with zeros to `width`.
+    /// Writes the decimal digits of `value`, left-padded with zeros to `width`: counted first,
+    /// then written from the last one back (divisions by the constant 10 only, which compile to
+    /// multiplications).
     mutating func writeDigits(_ value: UInt, width: Int) {
-        var divisor: UInt = 1
         var digits = 1
-        while divisor <= value / 10 {
-            divisor *= 10
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
             digits += 1
         }
-        for _ in digits..<max(digits, width) { write(UInt8(ascii: "0")) }
-        var rest = value
-        while divisor > 0 {
-            write(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        let count = max(digits, width)
+        var position = cursor + count
+        rest = value
+        while position > cursor {
+            position -= 1
+            position.initialize(to: UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
         }
+        cursor += count
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
