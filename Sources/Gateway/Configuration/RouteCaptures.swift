@@ -21,12 +21,13 @@ public struct RouteCaptures: Sendable, Equatable, ExpressibleByDictionaryLiteral
 
     /// The value captured for `name`; setting replaces it (or adds it).
     public subscript(name: String) -> String? {
+        // Compared through the optional, without binding the first pair (a copy of both strings).
         get {
-            if let first, first.name == name { return first.value }
+            if first?.name == name { return first?.value }
             return more.first { $0.name == name }?.value
         }
         set {
-            if let first, first.name == name {
+            if first?.name == name {
                 if let newValue {
                     self.first = (name, newValue)
                 } else {
