@@ -14,28 +14,31 @@ struct FileDatastoreAccessTimeTests {
     private typealias Store = FileDatastore<String, String>
 
     @Test func get_InPlace_LeavesTheAccessTime() async throws {
-        let folder = try DatastoreTestFixtures.Folder()
-        let store = try Store(directory: folder.store)
-        try await store.save(DatastoreTestFixtures.entry("v1"), for: "k")
-        let path = try store.location(of: "k").path
-        try Self.setAccessTimeToTwoDaysAgo(path)
-        let before = try Self.accessTime(path)
+        let (folder, store, path, before) = try await Self.entryReadLongAgo()
         #expect(try await store.get("k")?.value == "v1")
         #expect(store.changesInFlight.readsInPlace == 1)
         #expect(try Self.accessTime(path) == before)
+        _ = folder
     }
 
     @Test func readEntryFile_OnTheQueue_LeavesTheAccessTime() async throws {
-        let folder = try DatastoreTestFixtures.Folder()
-        let store = try Store(directory: folder.store)
-        try await store.save(DatastoreTestFixtures.entry("v1"), for: "k")
-        let path = try store.location(of: "k").path
-        try Self.setAccessTimeToTwoDaysAgo(path)
-        let before = try Self.accessTime(path)
+        let (folder, _, path, before) = try await Self.entryReadLongAgo()
         // A header check that fails after the whole (small) file was read.
         let read = try BlockingFileIO.readEntryFile(at: path, maxSize: 1 << 20, headerSize: 1) { _ in nil }
         #expect({ if case .unusable(size: _?) = read { true } else { false } }())
         #expect(try Self.accessTime(path) == before)
+        _ = folder
+    }
+
+    /// A datastore in a new folder (kept while the test holds it) with "v1" saved for "k", whose
+    /// file's access time was set back two days: its path and that access time.
+    private static func entryReadLongAgo() async throws -> (DatastoreTestFixtures.Folder, Store, String, Int) {
+        let folder = try DatastoreTestFixtures.Folder()
+        let store = try Store(directory: folder.store)
+        try await store.save(DatastoreTestFixtures.entry("v1"), for: "k")
+        let path = try store.location(of: "k").path
+        try setAccessTimeToTwoDaysAgo(path)
+        return (folder, store, path, try accessTime(path))
     }
 
     /// Sets the access time of the file at `path` two days back and its modification time one day

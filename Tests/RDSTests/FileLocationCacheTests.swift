@@ -20,27 +20,33 @@ struct FileLocationCacheTests {
 
     @Test func fileDatastore_HashesAWrittenKeyOnce_ForItsSavesAndRenewals() async throws {
         let folder = try DatastoreTestFixtures.Folder()
-        let hashed = Mutex(0)
-        let store = try FileDatastore<String, String>(
-            directory: folder.store,
-            hash: { bytes in
-                hashed.withLock { $0 += 1 }
-                return SHA256.digest(bytes)
-            })
+        let (store, hashes) = try Self.storeCountingHashes(in: folder)
         try await store.save(DatastoreTestFixtures.entry("1"), for: "k")
         for value in ["2", "3"] {
             try await store.renew(DatastoreTestFixtures.entry(value), for: "k")
             await store.finishWrites()
         }
         try await store.save(DatastoreTestFixtures.entry("4"), for: "k")
-        #expect(hashed.withLock { $0 } == 1)
+        #expect(hashes() == 1)
         #expect(try await store.get("k")?.value == "4")
-        #expect(hashed.withLock { $0 } == 2, "a read makes its own location")
+        #expect(hashes() == 2, "a read makes its own location")
         #expect(try await FileDatastore<String, String>(directory: folder.store).get("k")?.value == "4")
     }
 
     @Test func fileDatastore_HashesAKeyOnce_ForAMissAndTheSaveAfterIt() async throws {
         let folder = try DatastoreTestFixtures.Folder()
+        let (store, hashes) = try Self.storeCountingHashes(in: folder)
+        #expect(try await store.get("cold") == nil)
+        try await store.renew(DatastoreTestFixtures.entry("1"), for: "cold")
+        await store.finishWrites()
+        #expect(hashes() == 1)
+        #expect(try await FileDatastore<String, String>(directory: folder.store).get("cold")?.value == "1")
+    }
+
+    /// A datastore in `folder`, and the number of keys it hashed so far.
+    private static func storeCountingHashes(in folder: DatastoreTestFixtures.Folder) throws
+        -> (FileDatastore<String, String>, () -> Int)
+    {
         let hashed = Mutex(0)
         let store = try FileDatastore<String, String>(
             directory: folder.store,
@@ -48,10 +54,6 @@ struct FileLocationCacheTests {
                 hashed.withLock { $0 += 1 }
                 return SHA256.digest(bytes)
             })
-        #expect(try await store.get("cold") == nil)
-        try await store.renew(DatastoreTestFixtures.entry("1"), for: "cold")
-        await store.finishWrites()
-        #expect(hashed.withLock { $0 } == 1)
-        #expect(try await FileDatastore<String, String>(directory: folder.store).get("cold")?.value == "1")
+        return (store, { hashed.withLock { $0 } })
     }
 }
