@@ -22,6 +22,8 @@ public final class GatewayDependencyContainer: Sendable {
     public let logger: any Logger
     /// The repository routes, by repository name in sorted order.
     public let routes: [RepositoryRoute]
+    /// Each route (in the order of ``routes``) with the parts its requests use.
+    let routeResources: [RouteResources]
     /// The process's metrics.
     public let metrics: GatewayMetrics
     /// What `/health/ready` reports.
@@ -131,6 +133,11 @@ public final class GatewayDependencyContainer: Sendable {
             Self.observe(name, parts: parts, disk: configuration.cache.disk != nil, metrics: metrics, readiness: readiness)
         }
         self.routes = parts.routes
+        self.routeResources = parts.routes.map { route in
+            RouteResources(
+                route: route, repository: parts.factories[route.name]?.makeRepository(),
+                outbox: parts.outboxes[route.name], refresher: parts.refreshers[route.name])
+        }
         self.factories = parts.factories
         self.memoryLevels = parts.memoryLevels
         self.diskLevels = parts.diskLevels

@@ -37,4 +37,52 @@ struct RepositoryResponseTests {
             Self.answer(.bypass, entry: nil), now: Self.now, forwardedOnRequest: false)
         #expect(bypass == "rds-gateway; fwd=miss")
     }
+
+    /// A hit's `ttl` and `Age` digits are written into the value's own string, of any sign and length.
+    @Test(arguments: [
+        ("rds-gateway; hit; ttl=", 0, "rds-gateway; hit; ttl=0"), ("", 7, "7"), ("ttl=", -3, "ttl=-3"),
+        ("x", 1_234_567_890, "x1234567890"), ("", Int.min, "\(Int.min)"), ("-", Int.max, "-\(Int.max)"),
+    ])
+    func joining_WritesThePrefixAndTheNumbersDigits(prefix: String, number: Int, expected: String) {
+        #expect(RepositoryResponse.joining(prefix, number) == expected)
+    }
+
+    /// A hit replaces the stored `Age`, `X-Cache` and `Cache-Status` (any case) and drops
+    /// `Set-Cookie`; fields of stored answers without them are appended, once each.
+    @Test(arguments: [
+        ["age": "3", "x-cache": "MISS from upstream", "CACHE-STATUS": "upstream; hit", "Set-Cookie": "id=1"],
+        ["Content-Type": "text/plain"],
+    ] as [HTTPHeaders])
+    func make_ReplacesTheFieldsAHitServes_OnceEach(stored: HTTPHeaders) {
+        let value = Representation(status: 200, headers: stored, body: [1])
+        let entry = CacheEntry(value: value, storedAt: Self.now, expiresAt: Self.now.addingTimeInterval(42))
+        let answer = RepositoryAnswer(value: value, entry: entry, cacheStatus: .hit)
+        let response = RepositoryResponse.make(
+            answer, request: HTTPRequest(method: .get, target: "/x"), now: Self.now.addingTimeInterval(2))
+        #expect(response.headers.values(for: "Age") == ["2"])
+        #expect(response.headers.values(for: "X-Cache") == ["HIT"])
+        #expect(response.headers.values(for: "Cache-Status") == ["rds-gateway; hit; ttl=40"])
+        #expect(!response.headers.contains("Set-Cookie"))
+        #expect(response.headers.count == stored.count + 3 - (stored.contains("Set-Cookie") ? 4 : 0))
+    }
+
+    /// The repository's tag field is removed whatever its case, among fields of the same length
+    /// and first letter or not.
+    @Test(arguments: ["Surrogate-Key", "surrogate-key", "Cache-Tag"])
+    func make_RemovesTheHiddenTagField(field: String) {
+        let stored: HTTPHeaders = [field: "a b", "Last-Modified": "x", "Sxxxxxxxx-Key": "kept", "ETag": "\"1\""]
+        let value = Representation(status: 200, headers: stored, body: [1])
+        let entry = CacheEntry(value: value, storedAt: Self.now, expiresAt: Self.now.addingTimeInterval(42))
+        let answer = RepositoryAnswer(value: value, entry: entry, cacheStatus: .hit)
+        let hidden = field == "Cache-Tag" ? "Cache-Tag" : "Surrogate-Key"
+        let response = RepositoryResponse.make(
+            answer, request: HTTPRequest(method: .get, target: "/x"), now: Self.now, hiddenField: hidden)
+        #expect(!response.headers.contains(field))
+        #expect(response.headers["Sxxxxxxxx-Key"] == "kept")
+        let plain = RepositoryResponse.make(
+            RepositoryAnswer(value: Representation(status: 200, headers: ["ETag": "\"1\""], body: [1]), entry: entry,
+                cacheStatus: .hit),
+            request: HTTPRequest(method: .get, target: "/x"), now: Self.now, hiddenField: hidden)
+        #expect(plain.headers["ETag"] == "\"1\"")
+    }
 }

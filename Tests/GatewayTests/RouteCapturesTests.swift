@@ -20,6 +20,14 @@ struct RouteCapturesTests {
         #expect(captures.pairs.map(\.value) == ["2", "3"])
         captures["a"] = nil
         #expect(captures.pairs.map(\.name) == ["b"])
+        captures["c"] = "4"
+        captures["d"] = "5"
+        captures["c"] = "6"
+        captures["d"] = nil
+        #expect(captures.pairs.map(\.name) == ["b", "c"] && captures["c"] == "6" && captures["d"] == nil)
+        captures["b"] = nil
+        captures["c"] = nil
+        #expect(captures.pairs.isEmpty && captures == [:])
     }
 
     @Test func equality_IgnoresOrder_ButNotValuesOrNames() {

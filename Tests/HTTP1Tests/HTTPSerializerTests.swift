@@ -147,6 +147,31 @@ struct HTTPSerializerTests {
                 + "X-Long: \(long)\r\nX-C: a b\r\nContent-Length: 12345\r\nConnection: close\r\n\r\n")
     }
 
+    /// Field values are tested for control bytes eight at a time: each one, at every position of
+    /// values around the word size, becomes a space; tabs and bytes of other scripts stay.
+    @Test(arguments: [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x7F, 0x80, 0xFF] as [UInt8])
+    func head_ReplacesEachControlByteOfAValue_AtAnyPosition(special: UInt8) {
+        for length in 1...20 {
+            for position in 0..<length {
+                var value = [UInt8](repeating: UInt8(ascii: "v"), count: length)
+                value[position] = special
+                let response = HTTPResponse(status: 200, headers: ["X-V": String(decoding: value, as: UTF8.self)])
+                let head = HTTPSerializer.head(response, requestMethod: .get, keepAlive: true, date: Self.date)
+                let line = Array("X-V: ".utf8)
+                guard let start = head.indices.first(where: { head[$0...].starts(with: line) }) else {
+                    Issue.record("no X-V field")
+                    return
+                }
+                let written = Array(head[(start + line.count)...].prefix(while: { $0 != 0x0D || special == 0x0D }))
+                let kept = special == 0x09 || special >= 0x80
+                let expected = Array(String(decoding: value, as: UTF8.self).utf8).map {
+                    $0 == special && !kept ? UInt8(ascii: " ") : $0
+                }
+                #expect(Array(written.prefix(expected.count)) == expected, "length \(length), position \(position)")
+            }
+        }
+    }
+
     @Test func request_WritesEveryPieceInItsPlace_WithABody() {
         let request = HTTPRequest(
             method: .patch, target: "/notes/1?x=1",

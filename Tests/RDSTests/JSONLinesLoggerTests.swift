@@ -172,4 +172,89 @@ struct JSONLinesLoggerTests {
             "2026-01-01T01:00:01.750Z", "2026-01-01T00:00:00.500Z",
         ])
     }
+
+    // Fields written through a `LogFieldWriter`, prepared names and fields among them.
+
+    private static let method = PreparedLogField("method", "GET")
+    private static let time = PreparedLogField("time", 7)
+    private static let path = PreparedLogName("path")
+    private static let status = PreparedLogName("status")
+    private static let event = PreparedLogName("event")
+
+    @Test func logWritingFields_WritesTheSameLine_AsOrderedFields() {
+        let (logger, lines) = Self.makeLogger(.info, at: Self.start + 0.25)
+        let path = "/weather/\"oslo\"\n"
+        logger.log(.info, "request") { fields in
+            fields.write(Self.event, string: "fake")
+            fields.write("key", .double(1.5))
+            fields.write(Self.method)
+            fields.write(Self.path, string: path[...])
+            fields.write(Self.status, int: -503)
+            fields.write(Self.time)
+        }
+        logger.log(
+            .info, "request",
+            orderedFields: [
+                ("event", "fake"), ("key", 1.5), ("method", "GET"), ("path", .string(path)), ("status", -503),
+                ("time", 7),
+            ])
+        #expect(lines.all.count == 2)
+        #expect(lines.all.first == lines.all.last)
+        #expect(lines.all.first?.contains(#","field.event":"fake","key":1.5,"method":"GET","#) == true)
+        #expect(lines.all.first?.hasSuffix(#""path":"/weather/\"oslo\"\n","status":-503,"field.time":7}"#) == true)
+    }
+
+    @Test(arguments: [
+        (Duration.nanoseconds(21_500), "0.0215"), (.zero, "0.0"), (.milliseconds(2_005), "2005.0"),
+        (.seconds(3) + .nanoseconds(1), "3000.000001"), (.milliseconds(-1_500), "-1500.0"),
+        (.nanoseconds(-250_000), "-0.25"), (.seconds(86_400 * 365), "31536000000.0"),
+    ])
+    func logWritingFields_WritesMilliseconds_FromTheDurationsNanoseconds(duration: Duration, expected: String) throws {
+        let (logger, lines) = Self.makeLogger(.info, at: Self.start + 0.25)
+        logger.log(.info, "tick") { $0.write(PreparedLogName("duration_ms"), milliseconds: duration) }
+        let line = try #require(lines.all.first)
+        #expect(line.hasSuffix(#","duration_ms":\#(expected)}"#))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["duration_ms"] is NSNumber)
+    }
+
+    /// A line longer than the writer's first memory (a kilobyte) is written again, whole.
+    @Test func logWritingFields_WritesFieldsBeyondTheFirstKilobyte_Whole() throws {
+        let (logger, lines) = Self.makeLogger(.info, at: Self.start + 0.25)
+        let long = String(repeating: "\u{01}é", count: 700)
+        logger.log(.info, "long") { fields in
+            fields.write(Self.method)
+            fields.write(Self.path, string: long)
+            fields.write(Self.status, int: 200)
+        }
+        #expect(lines.all.count == 1)
+        let line = try #require(lines.all.first)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["path"] as? String == long)
+        #expect(object["method"] as? String == "GET")
+        #expect(object["status"] as? Int == 200)
+    }
+
+    @Test func logWritingFields_DefaultImplementation_PassesTheFieldsByName() {
+        let logger = RecordingLogger()
+        logger.log(.info, "request") { fields in
+            fields.write(PreparedLogName("duration_ms"), milliseconds: .microseconds(1_500))
+            fields.write(Self.method)
+            fields.write(Self.path, string: "/x"[...])
+            fields.write(Self.status, int: 200)
+            fields.write("z", true)
+        }
+        #expect(
+            logger.entries.first?.fields == [
+                "duration_ms": .double(1.5), "method": "GET", "path": "/x", "status": 200, "z": true,
+            ])
+    }
+
+    @Test func logWritingFields_SkipsTheFields_BelowTheMinimumLevel() {
+        let (logger, lines) = Self.makeLogger(.info, at: Self.start + 0.25)
+        var called = false
+        logger.log(.debug, "noise") { _ in called = true }
+        #expect(lines.all.isEmpty)
+        #expect(!called)
+    }
 }

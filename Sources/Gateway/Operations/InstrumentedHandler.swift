@@ -1,10 +1,20 @@
 import HTTP1
 import RDS
 
-/// Methods counted by name; any other token is counted as `other`, so clients cannot add series.
-/// (A global: a generic type has no stored static properties. A short list compared in order:
-/// hashing the method for a set cost more than these comparisons of short strings.)
-private let instrumentedMethods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+/// Methods counted by name, with their request log field; any other token is counted as `other`,
+/// so clients cannot add series. (Globals: a generic type has no stored static properties. A short
+/// list compared in order: hashing the method for a set cost more than these comparisons of short strings.)
+private let instrumentedMethods: [(method: HTTPMethod, logField: PreparedLogField)] =
+    [HTTPMethod.get, .head, .post, .put, .patch, .delete, .options].map {
+        ($0, PreparedLogField("method", .string($0.rawValue)))
+    }
+private let otherMethodLogField = PreparedLogField("method", "other")
+
+/// The names of the request log line's other fields, prepared once.
+private let requestLogNames = (
+    cache: PreparedLogName("cache"), duration: PreparedLogName("duration_ms"), error: PreparedLogName("error"),
+    path: PreparedLogName("path"), requestID: PreparedLogName("request_id"), status: PreparedLogName("status")
+)
 
 /// Wraps the gateway's handler: gives every request an id (the client's valid `X-Request-ID` or
 /// a new one) returned on the response and visible to upstream calls as ``RequestID/current``,
@@ -88,26 +98,26 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     ) {
         let duration = ContinuousClock.now - start
         let status = clientGone ? Self.clientClosedRequest : response.status
-        let method = instrumentedMethods.contains(request.method) ? request.method.rawValue : "other"
+        let counted = instrumentedMethods.firstIndex { $0.method == request.method }
+        let method = counted.map { instrumentedMethods[$0].method.rawValue } ?? "other"
         let cache = response.headers["X-Cache"]
         let cacheResult = cache.flatMap(GatewayMetrics.CacheResult.init(xCache:))
         // A route's own recorder, resolved when it was built; others' series are found by label.
         let recorder =
             classification.recorder ?? metrics.recorder(route: classification.route, repository: classification.repository)
         recorder.record(method: method, status: status, duration: duration, cacheResult: cacheResult)
-        // Sorted by name, as `Logger.log(_:_:orderedFields:)` requires.
-        var fields: [(name: String, value: LogValue)] = []
-        fields.reserveCapacity(9)
-        if let cache { fields.append(("cache", .string(cache))) }
-        fields.append(("duration_ms", .double(duration.milliseconds)))
-        if let error { fields.append(("error", .string(error))) }
-        fields.append(("method", .string(method)))
-        fields.append(("path", .string(String(request.path))))
-        if let repository = classification.repository { fields.append(("repository", .string(repository))) }
-        fields.append(("request_id", .string(id.value)))
-        fields.append(("route", .string(classification.route)))
-        fields.append(("status", .int(status)))
-        logger.log(status >= 500 ? .error : .info, "request", orderedFields: fields)
+        // Sorted by name, as `Logger.log(_:_:writingFields:)` requires; the constant parts prepared.
+        logger.log(status >= 500 ? .error : .info, "request") { fields in
+            if let cache { fields.write(requestLogNames.cache, string: cache) }
+            fields.write(requestLogNames.duration, milliseconds: duration)
+            if let error { fields.write(requestLogNames.error, string: error) }
+            fields.write(counted.map { instrumentedMethods[$0].logField } ?? otherMethodLogField)
+            fields.write(requestLogNames.path, string: request.path)
+            if let repository = classification.logFields.repository { fields.write(repository) }
+            fields.write(requestLogNames.requestID, string: id.value)
+            fields.write(classification.logFields.route)
+            fields.write(requestLogNames.status, int: status)
+        }
         if let error, !clientGone {
             recentProblems?.record(
                 method: method, path: String(request.path), status: status, requestID: id.value, chain: error)

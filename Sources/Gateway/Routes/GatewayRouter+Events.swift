@@ -27,11 +27,11 @@ extension GatewayRouter {
         for value in values {
             if let route = container.routes.first(where: { $0.settings.route == value }) {
                 topics.append(.repository(route.name))
-            } else if let (route, _) = match(value.split(separator: "?", maxSplits: 1).first ?? ""),
-                let key = route.key(forTarget: value)
+            } else if let (resources, _) = match(value.split(separator: "?", maxSplits: 1).first ?? ""),
+                let key = resources.route.key(forTarget: value)
             {
                 topics.append(.resource(key))
-                container.refresher(named: route.name)?.noteSubscribed(key)
+                resources.refresher?.noteSubscribed(key)
             } else {
                 return refuse(.badRequest, "The topic \(value) is neither a route's path nor its template", path: path)
             }

@@ -6,13 +6,11 @@ import RDS
 extension GatewayRouter {
     /// A request for `key` on a repository route: a read, a Server-Sent Events subscription, or
     /// a write (405 when the route does not allow the method, or its `repository` is gone).
-    func repositoryRequest(
-        _ request: HTTPRequest, route: RepositoryRoute, key: ResourceKey,
-        in repository: Repository<ResourceKey, Representation>?
-    ) async -> HTTPResponse {
+    func repositoryRequest(_ request: HTTPRequest, on resources: RouteResources, key: ResourceKey) async -> HTTPResponse {
         let path = request.path
+        let route = resources.route
         let methods = route.settings.methods
-        guard methods.contains(request.method.rawValue), let repository else {
+        guard methods.contains(request.method.rawValue), let repository = resources.repository else {
             return refuse(
                 .methodNotAllowed, "The repository \(route.name) allows \(methods.joined(separator: ", "))", path: path,
                 allow: methods.joined(separator: ", "))
@@ -20,11 +18,11 @@ extension GatewayRouter {
         switch request.method {
         case .get where Self.wantsEvents(request):
             let response = events(of: key, request: request)
-            container.refresher(named: route.name)?.noteSubscribed(key)
+            resources.refresher?.noteSubscribed(key)
             return response
         case .get, .head:
-            container.refresher(named: route.name)?.noteRead(key)
-            if let pending = container.outboxes[route.name]?.newestPending(for: key) {
+            resources.refresher?.noteRead(key)
+            if let pending = resources.outbox?.newestPending(for: key) {
                 return pendingAnswer(pending, path: path, repository: route.name)
             }
             return await read(request, key: key, in: repository, route: route)

@@ -48,15 +48,14 @@ public struct GatewayRouter: HTTPHandler {
         let path = request.path
         if Self.path(path, is: "/health") { return (Self.health, Self.healthClassification) }
         guard !Self.hasFragment(request) else { return nil }
-        guard !Self.wantsEvents(request), let (route, captures) = match(path),
-            let repository = container.makeRepository(named: route.name)
-        else { return nil }
+        guard !Self.wantsEvents(request), let (resources, captures) = match(path) else { return nil }
+        let route = resources.route
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
-        guard let answer = freshAnswer(to: request, route: route, key: key, in: repository) else {
-            request.handlerNote = MatchedRoute(container: container, route: route, key: key, repository: repository)
+        guard let answer = freshAnswer(to: request, on: resources, key: key) else {
+            request.handlerNote = MatchedRoute(container: container, resources: resources, key: key)
             return nil
         }
-        container.refresher(named: route.name)?.noteRead(key)
+        resources.refresher?.noteRead(key)
         let response = RepositoryResponse.make(
             answer, request: request, now: container.clock.now,
             downstreamCacheControl: route.settings.downstreamCacheControl,
@@ -67,12 +66,12 @@ public struct GatewayRouter: HTTPHandler {
     /// The stored answer to `request` when it may be served as it is, without waiting: fresh, no
     /// queued write pending for it, no secondary key, and acceptable to the request's directives.
     private func freshAnswer(
-        to request: HTTPRequest, route: RepositoryRoute, key: ResourceKey,
-        in repository: Repository<ResourceKey, Representation>
+        to request: HTTPRequest, on resources: RouteResources, key: ResourceKey
     ) -> RepositoryAnswer<Representation>? {
-        if let outbox = container.outboxes[route.name], outbox.hasPending(key) { return nil }
-        guard let answer = repository.cachedAnswer(for: key),
-            route.variants.rekeyed(key, for: answer.value.headers) == nil
+        if let outbox = resources.outbox, outbox.hasPending(key) { return nil }
+        // Asked where the repository lies (a copy of it would retain each of its parts).
+        guard let answer = resources.repository?.cachedAnswer(for: key),
+            resources.route.variants.rekeyed(key, for: answer.value.headers) == nil
         else { return nil }
         if request.headers.contains("Cache-Control") || request.headers.contains("Pragma"), let entry = answer.entry {
             let now = container.clock.now
@@ -114,22 +113,23 @@ public struct GatewayRouter: HTTPHandler {
             return await demo.handle(request)
         }
         if let match = request.handlerNote as? MatchedRoute, match.container === container {
-            RequestContext.current?.record(route: match.route.classification)
-            return await repositoryRequest(request, route: match.route, key: match.key, in: match.repository)
+            RequestContext.current?.record(route: match.resources.route.classification)
+            return await repositoryRequest(request, on: match.resources, key: match.key)
         }
         switch matchOrReject(path) {
-        case .success(let (route, captures)):
+        case .success(let (resources, captures)):
+            let route = resources.route
             RequestContext.current?.record(route: route.classification)
             let key = route.key(captures: captures, query: request.query, headers: request.headers)
-            return await repositoryRequest(
-                request, route: route, key: key, in: container.makeRepository(named: route.name))
+            return await repositoryRequest(request, on: resources, key: key)
         case .failure(let refusal):
             return ProblemResponse.make(refusal, path: path)
         }
     }
 
-    /// The route matching `path` and its captures, or `nil` (also for rejected traversal).
-    func match(_ path: Substring) -> (RepositoryRoute, RouteCaptures)? {
+    /// The route matching `path` (with what its requests use) and its captures, or `nil` (also
+    /// for rejected traversal).
+    func match(_ path: Substring) -> (RouteResources, RouteCaptures)? {
         if case .success(let found) = matchOrReject(path) { return found }
         return nil
     }
@@ -137,11 +137,12 @@ public struct GatewayRouter: HTTPHandler {
     /// The first route fitting `path`; `capturing: false` leaves the captures empty (classification).
     private func matchOrReject(
         _ path: Substring, capturing: Bool = true
-    ) -> Result<(RepositoryRoute, RouteCaptures), GatewayError> {
-        for route in container.routes {
-            switch capturing ? route.template.match(path) : route.template.matchShape(path) {
+    ) -> Result<(RouteResources, RouteCaptures), GatewayError> {
+        for resources in container.routeResources {
+            let template = resources.route.template
+            switch capturing ? template.match(path) : template.matchShape(path) {
             case .noMatch: continue
-            case .matched(let captures): return .success((route, captures))
+            case .matched(let captures): return .success((resources, captures))
             case .rejected(let segment):
                 return .failure(GatewayError(.pathTraversal, "The path segment \"\(segment)\" is not allowed"))
             }
@@ -159,8 +160,8 @@ public struct GatewayRouter: HTTPHandler {
         if Self.path(path, startsWith: "/hooks/") { return RouteClassification(route: "/hooks/{repository}") }
         if Self.path(path, is: "/events") { return RouteClassification(route: "/events") }
         if demo != nil, Self.path(path, startsWith: "/__demo/") { return RouteClassification(route: "/__demo") }
-        guard case .success(let (route, _)) = matchOrReject(path, capturing: false) else { return .unmatched }
-        return route.classification
+        guard case .success(let (resources, _)) = matchOrReject(path, capturing: false) else { return .unmatched }
+        return resources.route.classification
     }
 
     private static let healthClassification = RouteClassification(route: "/health")
@@ -189,9 +190,14 @@ public struct GatewayRouter: HTTPHandler {
     }
 
     /// `true` when `path` is `route`, compared over bytes (a string comparison, which settles
-    /// Unicode equivalence, costs several times more; a request's path is bytes), lengths first.
+    /// Unicode equivalence, costs several times more; a request's path is bytes), lengths first,
+    /// then over both strings' storage (the views' generic `elementsEqual` cost ~400 instructions).
     static func path(_ path: Substring, is route: String) -> Bool {
-        path.utf8.count == route.utf8.count && path.utf8.elementsEqual(route.utf8)
+        guard path.utf8.count == route.utf8.count else { return false }
+        let compared = path.utf8.withContiguousStorageIfAvailable { pathBytes in
+            route.utf8.withContiguousStorageIfAvailable { pathBytes.elementsEqual($0) }
+        }
+        return (compared ?? nil) ?? path.utf8.elementsEqual(route.utf8)
     }
 
     /// `true` when the client asks for Server-Sent Events (`Accept: text/event-stream`).

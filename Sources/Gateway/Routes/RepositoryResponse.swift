@@ -38,20 +38,32 @@ enum RepositoryResponse {
         // The stored fields are shared with the cache: copied once here, with room for the fields
         // added below and by the server (`Age`, `X-Cache`, `Cache-Status`, the request id, ...).
         headers.reserveCapacity(headers.count + Self.addedFieldCount)
-        if let hiddenField { headers.remove(hiddenField) }
-        if let entry = answer.entry {
-            headers.remove("Set-Cookie")
-            headers["Age"] = String(max(0, Int(entry.age(at: now))))
+        let facts = representation.replayFacts
+        if let hiddenField, facts.mayHold(hiddenField) { headers.remove(hiddenField) }
+        // The stored fields rarely hold one of those replaced here: then each is appended, unsearched.
+        let replacing = facts.holdsServedFields
+        // The entry's age read in place (binding the entry would copy it, fields and all).
+        if let age = answer.entry?.age(at: now) {
+            if replacing { headers.remove("Set-Cookie") }
+            set("Age", joining("", max(0, Int(age))), in: &headers, replacing: replacing)
         }
         if let downstreamCacheControl { headers["Cache-Control"] = downstreamCacheControl }
-        headers["X-Cache"] = answer.error == nil ? xCache(answer.cacheStatus) : "STALE"
+        set("X-Cache", answer.error == nil ? xCache(answer.cacheStatus) : "STALE", in: &headers, replacing: replacing)
         let status = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
-        headers["Cache-Status"] = heuristic && answer.error == nil ? status + "; detail=heuristic" : status
+        set(
+            "Cache-Status", heuristic && answer.error == nil ? status + "; detail=heuristic" : status, in: &headers,
+            replacing: replacing)
         if let error = answer.error {
             headers["X-Resource-State"] = "failed"
             headers["X-Resource-Error"] = ProblemResponse.resourceErrorCode(error)
         }
         return conditional(representation, headers: headers, request: request)
+    }
+
+    /// Sets the field `name` to `value`: replacing any field of that name, or, when `replacing`
+    /// is `false` (`headers` hold none), appending it.
+    private static func set(_ name: String, _ value: String, in headers: inout HTTPHeaders, replacing: Bool) {
+        if replacing { headers[name] = value } else { headers.add(name: name, value: value) }
     }
 
     /// The answer after the client's preconditions (RFC 9110 §13.2.2, for a 2xx only) and a
@@ -64,8 +76,8 @@ enum RepositoryResponse {
         guard (200..<300).contains(status) else {
             return HTTPResponse(status: status, headers: headers, bytes: representation.body)
         }
-        let etag = representation.headers["ETag"]
-        let lastModified = representation.headers["Last-Modified"]
+        let etag = representation.replayFacts.etag
+        let lastModified = representation.replayFacts.lastModified
         switch ConditionalRequest.evaluate(request.headers, etag: etag, lastModified: lastModified) {
         case .notModified:
             headers.remove("Content-Type")
@@ -122,7 +134,8 @@ enum RepositoryResponse {
     static func cacheStatus(
         _ answer: RepositoryAnswer<Representation>, now: Date, forwardedOnRequest: Bool
     ) -> String {
-        if answer.error == nil, !forwardedOnRequest, let entry = answer.entry {
+        let timeToLive = answer.entry?.timeToLive(at: now).rounded(.down)
+        if answer.error == nil, !forwardedOnRequest, let timeToLive {
             // The usual answers: a constant and the digits (building the value costs ten times as much).
             let prefix =
                 switch answer.cacheStatus {
@@ -131,20 +144,49 @@ enum RepositoryResponse {
                 case .revalidated: storedPrefixes.revalidated
                 case .bypass: storedPrefixes.bypass
                 }
-            return prefix + String(Int(entry.timeToLive(at: now).rounded(.down)))
+            return joining(prefix, Int(timeToLive))
         }
         var value = valueBeforeTTL(
             answer.cacheStatus, failed: answer.error != nil, forwardedOnRequest: forwardedOnRequest,
             stored: answer.entry != nil)
-        if let entry = answer.entry {
+        if let timeToLive {
             value += "; ttl="
-            value += String(Int(entry.timeToLive(at: now).rounded(.down)))
+            value += String(Int(timeToLive))
         }
         if let error = answer.error {
             value += "; detail="
             value += ProblemResponse.resourceErrorCode(error)
         }
         return value
+    }
+
+    /// `prefix` followed by the decimal digits of `number`, written into one string of their
+    /// length (a string for the digits and a second one for the sum cost several times as much).
+    static func joining(_ prefix: String, _ number: Int) -> String {
+        var digits = 1
+        var rest = number.magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        let sign = number < 0 ? 1 : 0
+        let count = prefix.utf8.count + sign + digits
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            let start = buffer.baseAddress!
+            let copied: Void? = prefix.utf8.withContiguousStorageIfAvailable { bytes in
+                if let base = bytes.baseAddress { start.update(from: base, count: bytes.count) }
+            }
+            if copied == nil { _ = buffer.initialize(from: prefix.utf8) }
+            if sign == 1 { start[count - digits - 1] = UInt8(ascii: "-") }
+            var value = number.magnitude
+            var position = count
+            repeat {
+                position -= 1
+                start[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+            } while value > 0
+            return count
+        }
     }
 
     /// A `Cache-Status` value up to where a stored entry's `ttl` follows: the cache's name, then

@@ -44,14 +44,19 @@ public struct Representation: Sendable, Hashable {
         let headers: HTTPHeaders
         let body: [UInt8]
         let method: HTTPMethod?
+        let replayFacts: ReplayFacts
 
         init(status: Int, headers: HTTPHeaders, body: [UInt8], method: HTTPMethod?) {
             self.status = status
             self.headers = headers
             self.body = body
             self.method = method
+            replayFacts = ReplayFacts(headers.fields)
         }
     }
+
+    /// Its validators and whether it holds a field a cached answer replaces, found once.
+    var replayFacts: ReplayFacts { contents.replayFacts }
 
     /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`;
     /// `wireForm: false` leaves the kept fields without their wire form (see ``withWireForm()``).
@@ -149,6 +154,6 @@ public struct Representation: Sendable, Hashable {
 
     /// The `ETag` and `Last-Modified` fields as validators.
     public var validators: Validators {
-        Validators(etag: headers["ETag"], lastModified: headers["Last-Modified"])
+        Validators(etag: replayFacts.etag, lastModified: replayFacts.lastModified)
     }
 }

@@ -37,12 +37,15 @@ public enum HTTPSerializer {
     /// for `.stream` (write each element through `chunk(_:)`, then `lastChunk`). HEAD gets the
     /// body's length but no body; 1xx, 204 and 304 get neither length nor body. A handler's own
     /// `Content-Length` is kept only for an empty answer to HEAD. The body itself is not copied:
-    /// the server queues it after the head.
+    /// the server queues it after the head, unless it is small enough to be copied into the
+    /// head's own memory (`followedBy`).
     /// - Parameters:
     ///   - keepAlive: writes `Connection: keep-alive`, else `Connection: close`.
     ///   - date: the `Date` value unless the response has its own; by default the current second.
+    ///   - body: bytes written right after the head (a small body the server sends with it).
     public static func head(
-        _ response: HTTPResponse, requestMethod: HTTPMethod, keepAlive: Bool, date: [UInt8] = HTTPDate.current()
+        _ response: HTTPResponse, requestMethod: HTTPMethod, keepAlive: Bool, date: [UInt8] = HTTPDate.current(),
+        followedBy body: [UInt8] = []
     ) -> [UInt8] {
         let bodyCount: Int? = if case .bytes(let bytes) = response.body { bytes.count } else { nil }
         let keepsHandlerLength = requestMethod == .head && bodyCount == 0
@@ -57,6 +60,7 @@ public enum HTTPSerializer {
         var bound = (statusLine?.utf8.count ?? statusLineOK.count) + serverLine.count + (serialized?.bytes.count ?? 0)
         bound += 8 + (ownDate.map { $0.utf8.count } ?? date.count) + framingBound + keepAliveEnd.count
         for field in unserialized { bound += HTTPHeadBuffer.fieldBound(field.name, field.value) }
+        bound += body.count
         return [UInt8](unsafeUninitializedCapacity: bound) { memory, initialized in
             var head = HTTPHeadBuffer(writingAt: memory.baseAddress!)
             if let statusLine { head.write(statusLine) } else { head.write(statusLineOK) }
@@ -80,6 +84,7 @@ public enum HTTPSerializer {
                 }
             }
             head.write(keepAlive ? keepAliveEnd : closeEnd)
+            head.write(body)
             initialized = head.count
         }
     }

@@ -30,18 +30,24 @@ extension HTTPConnection {
     }
 
     /// Queues a response: its head, then its body by reference (a cached body is written from
-    /// the cache's own storage), or starts the pump task of a stream. Returns `true` when the
+    /// the cache's own storage; one of up to ``HTTPOutboundQueue/joinedSegmentBytes`` is copied
+    /// behind the head instead), or starts the pump task of a stream. Returns `true` when the
     /// connection is ready for the next request at once.
     @discardableResult
     func respond(with response: HTTPResponse) -> Bool {
-        let keepAlive = machine.keepAlive
-        enqueue(HTTPSerializer.head(response, requestMethod: answeringMethod, keepAlive: keepAlive, date: dates.current()))
-        guard HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod) else {
-            return responseSent()
-        }
+        let allowsBody = HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod)
+        // A small body is written into the head's memory (the queue would join the two anyway,
+        // growing the head's array); a larger one is queued as the storage it is.
+        let joined: [UInt8] =
+            if allowsBody, case .bytes(let body) = response.body, body.count <= HTTPOutboundQueue.joinedSegmentBytes { body } else { [] }
+        enqueue(
+            HTTPSerializer.head(
+                response, requestMethod: answeringMethod, keepAlive: machine.keepAlive, date: dates.current(),
+                followedBy: joined))
+        guard allowsBody else { return responseSent() }
         switch response.body {
         case .bytes(let body):
-            enqueue(body)
+            if body.count > HTTPOutboundQueue.joinedSegmentBytes { enqueue(body) }
             return responseSent()
         case .stream(let stream):
             flush()

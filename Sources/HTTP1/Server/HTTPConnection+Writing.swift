@@ -26,8 +26,8 @@ extension HTTPConnection {
         outboundDrained()
     }
 
+    /// The queue is empty (its segment list kept, with its capacity, for the next answer).
     private func outboundDrained() {
-        outbound.removeAll()
         streamBehindSince = nil
         machine.writeDrained()
         waitForWritable(false)

@@ -49,12 +49,18 @@ struct HTTPOutboundQueue {
     /// Writes as much as `socket` takes now with one `writev` of the first segments; what was
     /// written is dropped from the queue.
     mutating func send(to socket: Socket) -> Socket.SendResult {
-        let pending = segments[first..<min(segments.count, first + Self.maxSegmentsPerWrite)]
-        let result = withUnsafeTemporaryAllocation(of: iovec.self, capacity: pending.count) { vectors in
-            Self.withVectors(pending, skipping: offset, filling: vectors, from: 0) { socket.send(vectors: $0) }
-        }
+        let result = Self.send(
+            segments[first..<min(segments.count, first + Self.maxSegmentsPerWrite)], skipping: offset, to: socket)
         if case .sent(let written) = result { consume(written) }
         return result
+    }
+
+    /// One `writev` of `pending`. The slice (which shares the segments' storage) ends with the
+    /// call, so that dropping the written segments afterwards copies no array.
+    private static func send(_ pending: ArraySlice<[UInt8]>, skipping: Int, to socket: Socket) -> Socket.SendResult {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: pending.count) { vectors in
+            withVectors(pending, skipping: skipping, filling: vectors, from: 0) { socket.send(vectors: $0) }
+        }
     }
 
     private mutating func consume(_ written: Int) {

@@ -43,7 +43,7 @@ public final class BufferedLineWriter: Sendable {
     public var failedLines: Int { failedLineCount.load(ordering: .relaxed) }
 
     /// Appends `line` and a line break.
-    public func append(line: [UInt8]) {
+    public func append(line: some Collection<UInt8>) {
         let (wasEmpty, isFull) = buffer.withLock { bytes in
             let wasEmpty = bytes.isEmpty
             if wasEmpty { bytes.reserveCapacity(capacity + line.count + 1) }

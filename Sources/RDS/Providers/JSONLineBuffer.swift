@@ -15,7 +15,11 @@ struct JSONLineBuffer {
     var count: Int { cursor - start }
 
     /// The most bytes ``writeString(_:)`` writes for `text`: the quotes and six per byte (`\u00XX`).
-    static func stringBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
+    static func stringBound(_ text: some StringProtocol) -> Int { 2 + 6 * text.utf8.count }
+
+    /// The most bytes ``writeMilliseconds(_:)`` writes: a sign, 20 digits of seconds, 3 of
+    /// milliseconds, the point and 6 digits of nanoseconds.
+    static var millisecondsBound: Int { 32 }
 
     /// The most bytes ``writeValue(_:)`` writes for `value`.
     static func valueBound(_ value: LogValue) -> Int {
@@ -53,15 +57,39 @@ struct JSONLineBuffer {
     /// Runs `body` over the UTF-8 of `text` where it lies (a copy only for a string without
     /// contiguous UTF-8), as the HTTP head writer does: no `var` copy of the string per call.
     @inline(__always)
-    private static func withBytes(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    private static func withBytes(of text: some StringProtocol, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         if text.utf8.withContiguousStorageIfAvailable(body) != nil { return }
-        var copy = text
+        var copy = String(text)
         copy.withUTF8(body)
+    }
+
+    /// Writes `,"name":`, a field's name after the one before it; `time`, `level` and `event`
+    /// as `field.time` (and so on), so that a field never overwrites the envelope.
+    mutating func write(name: String) {
+        write(UInt8(ascii: ","))
+        writeString(Self.isEnvelopeName(name) ? "field." + name : name)
+        write(UInt8(ascii: ":"))
+    }
+
+    /// Writes `,"name":value`.
+    mutating func write(name: String, value: LogValue) {
+        write(name: name)
+        writeValue(value)
+    }
+
+    /// `true` for `time`, `level` and `event`, the envelope's names (told apart by length and first
+    /// byte before any comparison: most field names are neither).
+    private static func isEnvelopeName(_ name: String) -> Bool {
+        let count = name.utf8.count
+        guard count == 4 || count == 5, let first = name.utf8.first,
+            first == UInt8(ascii: "t") || first == UInt8(ascii: "l") || first == UInt8(ascii: "e")
+        else { return false }
+        return name == "time" || name == "level" || name == "event"
     }
 
     /// Writes `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters
     /// escaped. The runs between escapes are copied whole (a field value rarely has any).
-    mutating func writeString(_ text: String) {
+    mutating func writeString(_ text: some StringProtocol) {
         write(UInt8(ascii: "\""))
         Self.withBytes(of: text) { writeEscaping($0) }
         write(UInt8(ascii: "\""))
@@ -130,21 +158,48 @@ struct JSONLineBuffer {
         }
     }
 
-    /// Writes the decimal digits of `value`, left-padded with zeros to `width`.
+    /// Writes `duration` in milliseconds as a JSON number, from its integer parts: the whole
+    /// milliseconds, then the nanoseconds within the last one, trailing zeros left out (`0.0215`).
+    mutating func writeMilliseconds(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        // Both parts carry the duration's sign.
+        if seconds < 0 || attoseconds < 0 { write(UInt8(ascii: "-")) }
+        let milliseconds = UInt(attoseconds.magnitude / 1_000_000_000_000_000)
+        if seconds == 0 {
+            writeDigits(milliseconds, width: 1)
+        } else {
+            writeDigits(UInt(seconds.magnitude), width: 1)
+            writeDigits(milliseconds, width: 3)
+        }
+        write(UInt8(ascii: "."))
+        var nanoseconds = UInt(attoseconds.magnitude / 1_000_000_000 % 1_000_000)
+        var width = 6
+        while width > 1, nanoseconds % 10 == 0 {
+            nanoseconds /= 10
+            width -= 1
+        }
+        writeDigits(nanoseconds, width: width)
+    }
+
+    /// Writes the decimal digits of `value`, left-padded with zeros to `width`: counted first,
+    /// then written from the last one back (divisions by the constant 10 only, which compile to
+    /// multiplications).
     mutating func writeDigits(_ value: UInt, width: Int) {
-        var divisor: UInt = 1
         var digits = 1
-        while divisor <= value / 10 {
-            divisor *= 10
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
             digits += 1
         }
-        for _ in digits..<max(digits, width) { write(UInt8(ascii: "0")) }
-        var rest = value
-        while divisor > 0 {
-            write(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        let count = max(digits, width)
+        var position = cursor + count
+        rest = value
+        while position > cursor {
+            position -= 1
+            position.initialize(to: UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
         }
+        cursor += count
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"

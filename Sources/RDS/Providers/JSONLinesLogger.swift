@@ -64,58 +64,67 @@ public struct JSONLinesLogger: Logger {
     /// ``minimumLevel``.
     public func log(_ level: LogLevel, _ event: String, _ fields: [String: LogValue]) {
         guard level >= minimumLevel else { return }
-        format(level, event, fields.sorted(by: { $0.key < $1.key }).map { (name: $0.key, value: $0.value) })
+        let sorted = fields.sorted { $0.key < $1.key }
+        log(level, event) { line in
+            for (name, value) in sorted { line.write(name, value) }
+        }
     }
 
     /// Like ``log(_:_:_:)`` for fields already sorted by name: writes them in the given order,
     /// without building or sorting a dictionary.
     public func log(_ level: LogLevel, _ event: String, orderedFields: [(name: String, value: LogValue)]) {
         guard level >= minimumLevel else { return }
-        format(level, event, orderedFields)
+        log(level, event) { line in
+            for (name, value) in orderedFields { line.write(name, value) }
+        }
     }
 
-    private func format(_ level: LogLevel, _ event: String, _ fields: [(name: String, value: LogValue)]) {
-        // Sized once for the longest the line can be, then written without growing.
-        var bound = 64 + level.name.utf8.count + JSONLineBuffer.stringBound(event)
-        for (name, value) in fields {
-            bound += 8 + JSONLineBuffer.stringBound(name) + JSONLineBuffer.valueBound(value)
-        }
+    /// Writes the line of an event whose fields `writeFields` writes straight into it, when
+    /// `level` is at least ``minimumLevel``. A line is written into a kilobyte on the stack; one
+    /// whose fields do not fit is written again, into memory of the size they asked for.
+    public func log(_ level: LogLevel, _ event: String, writingFields writeFields: (inout LogFieldWriter) -> Void) {
+        guard level >= minimumLevel else { return }
         let now = clock.now
-        let line = [UInt8](unsafeUninitializedCapacity: bound) { memory, initialized in
-            var buffer = JSONLineBuffer(writingAt: memory.baseAddress!)
-            buffer.write("{\"time\":\"")
-            Self.writeTimestamp(now, to: &buffer)
-            buffer.write("\",\"level\":\"")
-            buffer.writeVerbatim(level.name)
-            buffer.write("\",\"event\":")
-            buffer.writeString(event)
-            fields.withUnsafeBufferPointer { fields in
-                for index in fields.indices {
-                    buffer.write(UInt8(ascii: ","))
-                    let name = fields[index].name
-                    let isEnvelope = Self.isEnvelopeName(name)
-                    buffer.writeString(isEnvelope ? "field." + name : name)
-                    buffer.write(UInt8(ascii: ":"))
-                    buffer.writeValue(fields[index].value)
-                }
-            }
-            buffer.write(UInt8(ascii: "}"))
-            initialized = buffer.count
+        var needed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.stackLineBytes) { memory in
+            writeLine(level, event, at: now, into: memory, writeFields)
         }
-        switch output {
-        case .buffered(let writer): writer.append(line: line)
-        case .lines(let write): write(String(decoding: line, as: UTF8.self))
+        // At most twice: a first pass that found no room for the envelope could not count the fields.
+        while let bytes = needed {
+            let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes)
+            defer { memory.deallocate() }
+            needed = writeLine(level, event, at: now, into: memory, writeFields)
         }
     }
 
-    /// `true` for `time`, `level` and `event`, the envelope's names (told apart by length and first
-    /// byte before any comparison: most field names are neither).
-    private static func isEnvelopeName(_ name: String) -> Bool {
-        let count = name.utf8.count
-        guard count == 4 || count == 5, let first = name.utf8.first,
-            first == UInt8(ascii: "t") || first == UInt8(ascii: "l") || first == UInt8(ascii: "e")
-        else { return false }
-        return name == "time" || name == "level" || name == "event"
+    /// The bytes on the stack a line is first written into.
+    private static var stackLineBytes: Int { 1024 }
+
+    /// Writes the line into `memory` and hands it to the output; when its fields do not fit,
+    /// hands nothing and returns the bytes the whole line needs.
+    private func writeLine(
+        _ level: LogLevel, _ event: String, at now: Date, into memory: UnsafeMutableBufferPointer<UInt8>,
+        _ writeFields: (inout LogFieldWriter) -> Void
+    ) -> Int? {
+        let envelope = 64 + level.name.utf8.count + JSONLineBuffer.stringBound(event)
+        guard memory.count >= envelope else { return envelope }
+        var buffer = JSONLineBuffer(writingAt: memory.baseAddress!)
+        buffer.write("{\"time\":\"")
+        Self.writeTimestamp(now, to: &buffer)
+        buffer.write("\",\"level\":\"")
+        buffer.writeVerbatim(level.name)
+        buffer.write("\",\"event\":")
+        buffer.writeString(event)
+        // One byte kept for the closing brace.
+        var fields = LogFieldWriter(continuing: buffer, room: memory.count - buffer.count - 1)
+        writeFields(&fields)
+        guard var line = fields.writtenLine else { return envelope + fields.needed }
+        line.write(UInt8(ascii: "}"))
+        let bytes = UnsafeBufferPointer(start: memory.baseAddress, count: line.count)
+        switch output {
+        case .buffered(let writer): writer.append(line: bytes)
+        case .lines(let write): write(String(decoding: bytes, as: UTF8.self))
+        }
+        return nil
     }
 
     /// Lines ``BufferedLineWriter/standardError`` dropped because standard error refused them

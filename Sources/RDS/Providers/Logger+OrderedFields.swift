@@ -10,4 +10,15 @@ extension Logger {
     public func log(_ level: LogLevel, _ event: String, orderedFields: [(name: String, value: LogValue)]) {
         log(level, event, Dictionary(orderedFields, uniquingKeysWith: { _, last in last }))
     }
+
+    /// Records one event whose fields `writeFields` writes, in ascending name order, each name once.
+    ///
+    /// Hot paths (one line per request) call this with names and values prepared once (see
+    /// ``LogFieldWriter``); by default the fields are collected and passed to
+    /// ``log(_:_:orderedFields:)``.
+    public func log(_ level: LogLevel, _ event: String, writingFields writeFields: (inout LogFieldWriter) -> Void) {
+        var fields = LogFieldWriter()
+        writeFields(&fields)
+        log(level, event, orderedFields: fields.collected)
+    }
 }

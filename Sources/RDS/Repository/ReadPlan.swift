@@ -20,7 +20,8 @@ enum ReadPlan<Value: Sendable>: Sendable {
     static func make(
         entry: CacheEntry<Value>?, at now: Date, policy: RepositoryPolicy, intent: ReadIntent
     ) -> ReadPlan {
-        let validators = entry.flatMap { $0.validators.isEmpty ? nil : $0.validators }
+        // Read only when the plan fetches: a hit copies no validators.
+        var validators: Validators? { entry.flatMap { $0.validators.isEmpty ? nil : $0.validators } }
         switch intent {
         case .reload:
             return .fetch(validators: nil)

@@ -59,7 +59,8 @@ extension Repository {
     public func cachedAnswer(for key: Key) -> RepositoryAnswer<Value>? {
         guard let entry = store.peekable?.peek(key) else { return nil }
         let plan = ReadPlan.make(entry: entry, at: store.clock.now, policy: policy, intent: .cached)
-        guard case .serve(let entry, .hit, let refreshAhead) = plan else { return nil }
+        // The peeked entry itself is answered: binding the plan's copy would copy it again.
+        guard case .serve(_, .hit, let refreshAhead) = plan else { return nil }
         if refreshAhead { startBackgroundFetch(key, entry: entry) }
         return RepositoryAnswer(value: entry.value, entry: entry, cacheStatus: .hit)
     }

@@ -1,0 +1,25 @@
+import RDS
+
+/// What a request on one repository route needs of its container, found with the route when
+/// the path matches (``GatewayDependencyContainer/routeResources``) instead of looked up by the
+/// repository's name on every request: the repository, its write outbox and its refresher.
+final class RouteResources: Sendable {
+    /// The route.
+    let route: RepositoryRoute
+    /// The route's repository.
+    let repository: Repository<ResourceKey, Representation>?
+    /// The repository's durable outbox, when it queues writes.
+    let outbox: WriteOutbox?
+    /// The repository's background refresher, when it has `refresh` settings.
+    let refresher: BackgroundRefresher<ResourceKey, Representation>?
+
+    init(
+        route: RepositoryRoute, repository: Repository<ResourceKey, Representation>?, outbox: WriteOutbox?,
+        refresher: BackgroundRefresher<ResourceKey, Representation>?
+    ) {
+        self.route = route
+        self.repository = repository
+        self.outbox = outbox
+        self.refresher = refresher
+    }
+}
