@@ -106,12 +106,12 @@ extension GatewayDependencyContainer {
             if let sharedCache {
                 sharedCache.register(name, target: Self.sharedTarget(memory: level1, disk: level2, store: store))
             }
-            let measured = InstrumentedTransport(
-                wrapping: transport, service: settings.service, metrics: metrics, readiness: readiness)
             let httpService = Self.makeService(
                 named: settings.service, settings: service, baseURL: baseURL, forwarding: settings,
                 credentials: credentials[settings.service]?.providers ?? [], variants: route.variants,
-                transport: measured, clock: clock)
+                transport: transport,
+                observer: UpstreamInstrumentation(service: settings.service, metrics: metrics, readiness: readiness),
+                clock: clock)
             let factory = RepositoryFactory(
                 name: name, store: store, service: httpService, policy: settings.repositoryPolicy)
             factories[name] = factory
@@ -224,14 +224,15 @@ extension GatewayDependencyContainer {
         private static func makeService(
             named name: String, settings: ServiceSettings, baseURL: URL, forwarding repository: RepositorySettings,
             credentials: [any CredentialProvider], variants: VaryRegistry, transport: any Transport,
-            clock: any ClockProvider
+            observer: UpstreamInstrumentation, clock: any ClockProvider
         ) -> HTTPService {
             HTTPService(
                 name: name, baseURL: baseURL, timeouts: settings.timeouts,
                 defaultHeaders: HTTPHeaders(
                     settings.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }),
                 credentials: credentials, forwardedHeaders: repository.forwardedHeaderList,
-                transport: transport, clock: clock, policy: repository.freshnessPolicy, variants: variants)
+                transport: transport, observer: observer, clock: clock, policy: repository.freshnessPolicy,
+                variants: variants)
         }
     }
 }

@@ -30,11 +30,12 @@ struct HTTPServiceTests {
     }
 
     /// Only an answer that may be stored gets its fields' wire form (a stored answer is replayed
-    /// from it); one passed through is written field by field, to the same bytes.
+    /// from it) and its validators; one passed through is written field by field, to the same bytes.
     @Test(arguments: [("max-age=60", true), ("no-store", false), ("private, max-age=60", false)])
     func get_GivesTheWireForm_ToAStorableAnswerOnly(cacheControl: String, storable: Bool) async throws {
         let transport = ScriptedTransport(
-            status: 200, headers: ["Content-Type": "text/plain", "Cache-Control": cacheControl], body: "x")
+            status: 200, headers: ["Content-Type": "text/plain", "Cache-Control": cacheControl, "ETag": "\"e\""],
+            body: "x")
         let response = try await Self.makeService(transport).get(Self.key, ifChangedFrom: nil)
         guard case .fetched(let fetched) = response else {
             Issue.record("expected a fetched value, got \(response)")
@@ -42,6 +43,7 @@ struct HTTPServiceTests {
         }
         #expect(fetched.freshness.isStorable == storable)
         #expect((fetched.value.headers.serialized != nil) == storable)
+        #expect(fetched.validators == (storable ? Validators(etag: "\"e\"") : Validators()))
         #expect(fetched.value.headers["Cache-Control"] == cacheControl)
         let written = HTTPSerializer.head(
             HTTPResponse(status: 200, headers: fetched.value.headers, bytes: fetched.value.body), requestMethod: .get,

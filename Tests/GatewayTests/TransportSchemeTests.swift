@@ -20,6 +20,18 @@ struct TransportSchemeTests {
         #expect(plain.requests.count + secure.requests.count == 1)
     }
 
+    /// A service calls the chosen transport itself, without the scheme transport in between.
+    @Test func carrier_IsTheChosenTransportItself() throws {
+        let plain = ScriptedTransport(status: 200)
+        let secure = ScriptedTransport(status: 200)
+        let scheme = SchemeTransport(http: plain, https: secure)
+        let http = try #require(UpstreamEndpoint(url: URL(string: "http://a.test")!))
+        let https = try #require(UpstreamEndpoint(url: URL(string: "https://a.test")!))
+        #expect(scheme.carrier(for: http) as? ScriptedTransport === plain)
+        #expect(scheme.carrier(for: https) as? ScriptedTransport === secure)
+        #expect(plain.carrier(for: https) as? ScriptedTransport === plain)
+    }
+
     @Test(arguments: ["ftp://a.test/x", "file:///etc/passwd", "http:///nohost", "mailto:a@b.c"])
     func endpoint_IsNil_ForUnsupportedURL(_ url: String) throws {
         let parsed = try #require(URL(string: url))

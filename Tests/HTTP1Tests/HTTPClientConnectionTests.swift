@@ -25,8 +25,9 @@ struct HTTPClientConnectionTests {
         try loop.start()
         defer { loop.stop() }
         let connection = try await HTTPClientConnection.connect(
-            to: try SocketAddress(host: "127.0.0.1", port: upstream.port), endpoint: "upstream",
-            loop: loop, deadline: deadline, phase: .connect)
+            to: try SocketAddress(host: "127.0.0.1", port: upstream.port),
+            destination: HTTPClient.Destination(host: "127.0.0.1", port: upstream.port), loop: loop,
+            deadline: deadline, phase: .connect)
         defer { connection.close() }
         for index in 0..<4 {
             let exchange = HTTPClientExchange(

@@ -44,6 +44,12 @@ struct HTTPRequestParserTests {
             ParsedRequest("GET", "/1", ["Host: x"]),
             ParsedRequest("POST", "/2", ["Host: x", "Content-Length: 3"], "abc"),
             ParsedRequest("PUT", "/3", ["Host: x", "Transfer-Encoding: chunked"], "z")),
+        .valid(
+            "Content-Length with leading zeros and whitespace",
+            "POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 003 \r\n\r\nabcPOST /b HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Length:\t002\r\n\r\nde",
+            ParsedRequest("POST", "/a", ["Host: x", "Content-Length: 003"], "abc"),
+            ParsedRequest("POST", "/b", ["Host: x", "Content-Length: 002"], "de")),
     ]
 
     static let invalidCases: [RequestCase] = [
@@ -70,6 +76,10 @@ struct HTTPRequestParserTests {
         .invalid(
             "Content-Length empty list element", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1,,1\r\n\r\na",
             "400 invalid_content_length"),
+        .invalid(
+            "Content-Length of 18 digits over the limit",
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999999999\r\n\r\n",
+            "413 body_too_large"),
         .invalid(
             "Content-Length overflowing",
             "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n",

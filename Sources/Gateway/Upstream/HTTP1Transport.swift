@@ -5,9 +5,20 @@ import HTTP1
 public struct HTTP1Transport: Transport {
     /// The pooled client carrying the calls.
     public let client: HTTPClient
+    /// The client's destination of the endpoint this transport was made for (``carrier(for:)``):
+    /// calls to it skip looking it up by `host:port`.
+    private let destination: HTTPClient.Destination?
 
     /// Creates a transport over `client` (by default one with its own pool and event loop).
-    public init(client: HTTPClient = HTTPClient()) { self.client = client }
+    public init(client: HTTPClient = HTTPClient()) {
+        self.client = client
+        destination = nil
+    }
+
+    private init(client: HTTPClient, destination: HTTPClient.Destination) {
+        self.client = client
+        self.destination = destination
+    }
 
     /// Sends `request` over a pooled connection to `endpoint`.
     /// - Throws: ``TransportError``; `CancellationError` when the task was cancelled.
@@ -17,11 +28,22 @@ public struct HTTP1Transport: Transport {
         let clientTimeouts = HTTPClient.Timeouts(
             connect: Self.duration(timeouts.connect), firstByte: Self.duration(timeouts.firstByte),
             total: Self.duration(timeouts.total))
+        let destination =
+            if let destination, destination.port == endpoint.port, destination.host == endpoint.host {
+                destination
+            } else {
+                client.destination(host: endpoint.host, port: endpoint.port)
+            }
         do {
-            return try await client.send(request, to: endpoint.host, port: endpoint.port, timeouts: clientTimeouts)
+            return try await client.send(request, to: destination, timeouts: clientTimeouts)
         } catch let error as HTTPClientError {
             throw Self.transportError(error, endpoint: endpoint)
         }
+    }
+
+    /// This transport bound to the client's destination for `endpoint` (looked up once here).
+    public func carrier(for endpoint: UpstreamEndpoint) -> any Transport {
+        HTTP1Transport(client: client, destination: client.destination(host: endpoint.host, port: endpoint.port))
     }
 
     /// `seconds` to the nanosecond, through an integer (`Duration.seconds(_: Double)` converts

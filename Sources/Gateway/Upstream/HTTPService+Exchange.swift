@@ -10,7 +10,7 @@ extension HTTPService {
         async throws -> UpstreamExchange
     {
         try Task.checkCancellation()
-        guard let base = bases.base(of: host.baseURL) else {
+        guard let base = bases.base(of: host.baseURL, transport: transport) else {
             throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
         }
         let call = Call(method: method, key: key, base: base, extraHeaders: extraHeaders, body: body)
@@ -38,26 +38,29 @@ extension HTTPService {
     private func send(_ call: Call, credentials: [Credential]) async throws -> UpstreamExchange {
         let key = call.key
         let path = Self.joinedPath(base: call.base.path, key.path)
+        // Most keys carry no client fields: then nothing is sorted, filtered or joined.
         let forwarded =
-            key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
-            + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
-        let request = HTTPRequest(
+            key.headers.isEmpty && key.passedHeaders.isEmpty
+            ? []
+            : key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
+                + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        var request = HTTPRequest(
             method: call.method,
             target: target(path: path, key: key, baseQuery: call.base.query, credentials: credentials),
             headers: headers(
                 forwarding: forwarded, host: call.base.hostHeader, credentials: credentials, extra: call.extraHeaders),
             body: call.body)
+        let observer = observer  // copied once, not at each use
+        observer?.willSend(&request)
         let requestTime = clock.now
+        let sent = ContinuousClock.now
         let response: HTTPResponse
         do {
-            response = try await transport.send(request, to: call.base.endpoint, timeouts: timeouts)
-        } catch let error as TransportError {
-            if error.kind == .cancelled || Task.isCancelled { throw CancellationError() }
-            throw failure(error, key: key, endpoint: call.base.endpoint)
-        } catch is CancellationError {
-            throw CancellationError()
+            response = try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: timeouts)
+            observer?.didEnd(.success(response.status), elapsed: .now - sent)
         } catch {
-            throw failure(.badResponse, "failed unexpectedly", key: key, inner: error)
+            observer?.didEnd(.failure(error), elapsed: .now - sent)
+            throw failure(sending: error, key: key, endpoint: call.base.endpoint)
         }
         // A whole body (as the HTTP/1.1 client returns it) is taken as it is, without an async call.
         let bytes: [UInt8]
@@ -75,6 +78,20 @@ extension HTTPService {
             clientHeaders: HTTPHeaders(forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys), path: path,
             representation: Representation(status: response.status, headers: passedOn, body: bytes, wireForm: false),
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
+    }
+
+    /// What a call throws when its transport threw `error`: `CancellationError` when the call was
+    /// cancelled, else a ``ServiceError``.
+    private func failure(sending error: any Error, key: ResourceKey, endpoint: UpstreamEndpoint) -> any Error {
+        switch error {
+        case let error as TransportError:
+            if error.kind == .cancelled || Task.isCancelled { return CancellationError() }
+            return failure(error, key: key, endpoint: endpoint)
+        case is CancellationError:
+            return CancellationError()
+        default:
+            return failure(.badResponse, "failed unexpectedly", key: key, inner: error)
+        }
     }
 
     /// The target: path, then the base URL's query, the key's query and the query credentials.
@@ -96,8 +113,9 @@ extension HTTPService {
         extra: HTTPHeaders
     ) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        // Room for every field at once: the storage is made once, never grown field by field.
-        headers.reserveCapacity(1 + defaultHeaders.count + forwarded.count + credentials.count + extra.count)
+        // Room for every field at once, and the one an observer adds (the request id): the
+        // storage is made once, never grown field by field.
+        headers.reserveCapacity(2 + defaultHeaders.count + forwarded.count + credentials.count + extra.count)
         headers.add(name: "Host", value: host)
         for field in defaultHeaders
         where HeaderAllowList.isForwardable(field.name.lowercased())

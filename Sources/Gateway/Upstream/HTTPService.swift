@@ -42,6 +42,8 @@ public struct HTTPService: Service {
     public let forwardedHeaders: HeaderAllowList
     /// Carries the calls.
     public let transport: any Transport
+    /// Watches the calls (request ids, metrics), if anything does.
+    public let observer: (any UpstreamCallObserver)?
     /// Reads the request and response times for freshness.
     public let clock: any ClockProvider
     /// Decides storability and lifetime.
@@ -60,6 +62,7 @@ public struct HTTPService: Service {
     ///   - credentials: Supply the credentials sent on every call.
     ///   - forwardedHeaders: Which of a key's headers are forwarded.
     ///   - transport: Carries the calls.
+    ///   - observer: Watches the calls, if anything does.
     ///   - clock: Reads the request and response times.
     ///   - policy: Decides storability and lifetime (its targeted field is removed from answers).
     ///   - variants: Learns the unkeyed fields answers vary on (the route's registry), if any.
@@ -67,8 +70,8 @@ public struct HTTPService: Service {
         name: String, host: any HostProvider, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], credentials: [any CredentialProvider] = [],
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
-        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy(),
-        variants: VaryRegistry? = nil
+        observer: (any UpstreamCallObserver)? = nil, clock: any ClockProvider = SystemClock(),
+        policy: FreshnessPolicy = FreshnessPolicy(), variants: VaryRegistry? = nil
     ) {
         self.name = name
         self.host = host
@@ -77,24 +80,25 @@ public struct HTTPService: Service {
         self.credentials = credentials
         self.forwardedHeaders = forwardedHeaders
         self.transport = transport
+        self.observer = observer
         self.clock = clock
         self.policy = policy
         self.variants = variants
     }
 
-    /// Creates a service for a fixed `baseURL`; the other parameters are those of
-    /// ``init(name:host:timeouts:defaultHeaders:credentials:forwardedHeaders:transport:clock:policy:variants:)``.
+    /// Creates a service for a fixed `baseURL`; the other parameters are those of the initializer
+    /// taking a `host` provider.
     public init(
         name: String, baseURL: URL, timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         defaultHeaders: HTTPHeaders = [:], credentials: [any CredentialProvider] = [],
         forwardedHeaders: HeaderAllowList = HeaderAllowList(), transport: any Transport,
-        clock: any ClockProvider = SystemClock(), policy: FreshnessPolicy = FreshnessPolicy(),
-        variants: VaryRegistry? = nil
+        observer: (any UpstreamCallObserver)? = nil, clock: any ClockProvider = SystemClock(),
+        policy: FreshnessPolicy = FreshnessPolicy(), variants: VaryRegistry? = nil
     ) {
         self.init(
             name: name, host: FixedHostProvider(baseURL: baseURL), timeouts: timeouts, defaultHeaders: defaultHeaders,
-            credentials: credentials, forwardedHeaders: forwardedHeaders, transport: transport, clock: clock,
-            policy: policy, variants: variants)
+            credentials: credentials, forwardedHeaders: forwardedHeaders, transport: transport, observer: observer,
+            clock: clock, policy: policy, variants: variants)
     }
 
     /// Fetches the resource, conditionally when `validators` are given.
@@ -116,9 +120,10 @@ public struct HTTPService: Service {
             return .notModifiedRenewing { stored in exchange.renewing(stored, policy: policy) }
         }
         let freshness = exchange.freshness(policy)
-        // Only an answer that may be stored is replayed from its wire form: make it for that one only.
-        let value = freshness.isStorable ? response.withWireForm() : response
-        return .fetched(Fetched(value: value, freshness: freshness, validators: response.validators))
+        // Only an answer that may be stored is replayed from its wire form and revalidated with
+        // its validators: they are made for that one only.
+        guard freshness.isStorable else { return .fetched(Fetched(value: response, freshness: freshness)) }
+        return .fetched(Fetched(value: response.withWireForm(), freshness: freshness, validators: response.validators))
     }
 
     /// Forwards a write: `value.method` (`PUT` when `nil`) with its body and `Content-Type`.

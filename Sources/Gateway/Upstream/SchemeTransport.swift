@@ -28,6 +28,11 @@ public struct SchemeTransport: Transport {
     public func send(_ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts) async throws
         -> HTTPResponse
     {
-        try await (endpoint.isSecure ? https : http).send(request, to: endpoint, timeouts: timeouts)
+        try await carrier(for: endpoint).send(request, to: endpoint, timeouts: timeouts)
+    }
+
+    /// The carrier of ``https`` when `endpoint` is secure, else of ``http``.
+    public func carrier(for endpoint: UpstreamEndpoint) -> any Transport {
+        (endpoint.isSecure ? https : http).carrier(for: endpoint)
     }
 }

@@ -12,4 +12,14 @@ public protocol Transport: Sendable {
     /// - Throws: ``TransportError``; `CancellationError` when the task was cancelled.
     func send(_ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts) async throws
         -> HTTPResponse
+
+    /// The transport that carries calls to `endpoint`: this one, unless it only hands each call
+    /// to another, chosen by the endpoint alone (as ``SchemeTransport`` does), which its callers
+    /// then call directly (one `async` call, frame and executor switch less per call).
+    func carrier(for endpoint: UpstreamEndpoint) -> any Transport
+}
+
+extension Transport {
+    /// This transport: it carries its calls itself.
+    public func carrier(for endpoint: UpstreamEndpoint) -> any Transport { self }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The parts of a service's base URL that every call needs: where to connect, and the path and
-/// query that prefix each call's target.
-struct UpstreamBase: Sendable {
+/// The parts of a service's base URL that every call needs: where to connect and through which
+/// transport, and the path and query that prefix each call's target. An object: every call takes
+/// it from the service's cache, which is then one reference counted, not one per part.
+final class UpstreamBase: Sendable {
     /// The URL these parts come from.
     let url: URL
     /// Where the upstream listens.
@@ -13,14 +14,18 @@ struct UpstreamBase: Sendable {
     let path: String
     /// The base query, percent-encoded, if any.
     let query: String?
+    /// The transport carrying the calls to ``endpoint`` (``Transport/carrier(for:)``).
+    let carrier: any Transport
 
-    /// The parts of `url`; `nil` unless it is an `http://` or `https://` URL with a host.
-    init?(url: URL) {
+    /// The parts of `url`, called through `transport`; `nil` unless it is an `http://` or
+    /// `https://` URL with a host.
+    init?(url: URL, transport: any Transport) {
         guard let endpoint = UpstreamEndpoint(url: url),
             let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return nil }
         self.url = url
         self.endpoint = endpoint
+        self.carrier = transport.carrier(for: endpoint)
         self.hostHeader = endpoint.hostHeader
         self.path = components.percentEncodedPath
         self.query = components.percentEncodedQuery

@@ -9,10 +9,11 @@ final class UpstreamBaseCache: Sendable {
     /// Creates an empty cache.
     init() {}
 
-    /// The parts of `url`, parsed once for as long as it stays the URL asked for.
-    func base(of url: URL) -> UpstreamBase? {
+    /// The parts of `url`, called through `transport` (always the same one: the service's),
+    /// parsed once for as long as it stays the URL asked for.
+    func base(of url: URL, transport: any Transport) -> UpstreamBase? {
         if let cached = last.withLock({ $0 }), cached.url == url { return cached }
-        guard let base = UpstreamBase(url: url) else { return nil }
+        guard let base = UpstreamBase(url: url, transport: transport) else { return nil }
         last.withLock { $0 = base }
         return base
     }

@@ -24,22 +24,8 @@ public final class HTTPClient: Sendable {
     public let configuration: Configuration
     private let ownLoops = Mutex<[EventLoop]>([])
     private let nextLoop = Atomic<Int>(0)
-    /// Idle connections by pool, the most recently used last (each knows since when it is idle:
-    /// ``HTTPClientConnection/idleSince``; an element of a type whose size is known only at run
-    /// time, as `ContinuousClock.Instant`'s, would be stored and copied through the runtime).
-    private let idle = Mutex<[PoolKey: [HTTPClientConnection]]>([:])
-    private let addresses = Mutex<[String: SocketAddress]>([:])
-
-    /// A pool's key: the upstream's `host:port` and the loop its connections belong to.
-    private struct PoolKey: Hashable {
-        let endpoint: String
-        let loop: ObjectIdentifier
-
-        init(_ endpoint: String, _ loop: EventLoop) {
-            self.endpoint = endpoint
-            self.loop = ObjectIdentifier(loop)
-        }
-    }
+    /// Every `host:port` called, with its idle connections (by loop) and its address.
+    private let destinations = Mutex<[String: Destination]>([:])
 
     /// Creates a client; its own event loops start when a caller outside any loop first needs one.
     public init(configuration: Configuration = Configuration()) {
@@ -58,13 +44,34 @@ public final class HTTPClient: Sendable {
     public func send(
         _ request: HTTPRequest, to host: String, port: Int, timeouts: Timeouts = Timeouts()
     ) async throws -> HTTPResponse {
+        try await send(request, to: destination(host: host, port: port), timeouts: timeouts)
+    }
+
+    /// The client's ``Destination`` for `host`:`port`: the same one on every call, so that a
+    /// caller may keep it (and send to it without this look-up).
+    public func destination(host: String, port: Int) -> Destination {
+        let endpoint = Destination.endpoint(host: host, port: port)
+        return destinations.withLock { destinations in
+            if let known = destinations[endpoint] { return known }
+            let made = Destination(host: host, port: port)
+            destinations[endpoint] = made
+            return made
+        }
+    }
+
+    /// Sends `request` to `destination` (one of this client's), as ``send(_:to:port:timeouts:)`` does.
+    /// - Throws: `HTTPClientError`, or `CancellationError` when the calling task is cancelled
+    ///   (the connection is closed then).
+    public func send(
+        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts = Timeouts()
+    ) async throws -> HTTPResponse {
         let totalDeadline = ContinuousClock.now + timeouts.total
-        let endpoint = Self.endpoint(host: host, port: port)
         let exchange = HTTPClientExchange(
-            request, host: host, port: port, limits: configuration.limits, budget: configuration.bodyBudget)
+            request, host: destination.host, port: destination.port, limits: configuration.limits,
+            budget: configuration.bodyBudget)
         let loop = try EventLoop.current ?? ownLoop()
         let idempotent = Self.isIdempotent(request.method)
-        if let pooled = checkOut(PoolKey(endpoint, loop), probing: !idempotent) {
+        if let pooled = checkOut(destination, on: loop, probing: !idempotent) {
             do {
                 return try await run(exchange, on: pooled, timeouts: timeouts, totalDeadline: totalDeadline)
             } catch let error as HTTPClientError where error.closedBeforeAnswer && idempotent {
@@ -73,19 +80,16 @@ public final class HTTPClient: Sendable {
         }
         let connectDeadline = ContinuousClock.now + timeouts.connect
         let connection = try await HTTPClientConnection.connect(
-            to: try address(host: host, port: port, endpoint: endpoint), endpoint: endpoint,
-            loop: loop,
+            to: try address(of: destination), destination: destination, loop: loop,
             deadline: min(connectDeadline, totalDeadline), phase: connectDeadline <= totalDeadline ? .connect : .total)
         return try await run(exchange, on: connection, timeouts: timeouts, totalDeadline: totalDeadline)
     }
 
     /// Closes every idle pooled connection (connections in use close when their call ends).
     public func closeIdleConnections() {
-        let all = idle.withLock { pool in
-            defer { pool.removeAll() }
-            return pool.values.flatMap { $0 }
+        for destination in destinations.withLock({ Array($0.values) }) {
+            for connection in destination.takeAllIdle() { connection.close() }
         }
-        for connection in all { connection.close() }
     }
 
     /// How many of the client's own event loops have started (callers on a loop use that loop).
@@ -93,12 +97,7 @@ public final class HTTPClient: Sendable {
 
     /// Idle connections pooled for `host`:`port` right now.
     public func idleConnectionCount(host: String, port: Int) -> Int {
-        let endpoint = Self.endpoint(host: host, port: port)
-        return idle.withLock { pool in
-            pool.reduce(0) { sum, list in
-                list.key.endpoint == endpoint ? sum + list.value.count { !$0.isRetired } : sum
-            }
-        }
+        destination(host: host, port: port).idleCount
     }
 
     private func run(
@@ -129,14 +128,14 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// The most recently used idle connection of `key`'s pool that is still fit for reuse;
-    /// unfit ones are closed. `probing` also asks the socket (a non-blocking peek, one system
+    /// The most recently used idle connection of `destination` on `loop` that is still fit for
+    /// reuse; unfit ones are closed. `probing` also asks the socket (a non-blocking peek, one system
     /// call) whether the peer closed it or sent bytes since the loop last looked: worth it for a
     /// request that may not be retried; an idempotent one is retried on a new connection instead
     /// when a reused one turns out closed.
-    private func checkOut(_ key: PoolKey, probing: Bool) -> HTTPClientConnection? {
+    private func checkOut(_ destination: Destination, on loop: EventLoop, probing: Bool) -> HTTPClientConnection? {
         let now = ContinuousClock.now
-        while let connection = idle.withLock({ $0[key]?.popLast() }) {
+        while let connection = destination.takeIdle(on: loop) {
             if !connection.isRetired, now - connection.idleSince < configuration.idleTimeout,
                 !probing || connection.socket.isIdleAndOpen()
             {
@@ -149,34 +148,21 @@ public final class HTTPClient: Sendable {
 
     private func checkIn(_ connection: HTTPClientConnection) {
         connection.idleSince = .now
-        let limit = configuration.maxIdleConnectionsPerHost
-        let key = PoolKey(connection.endpoint, connection.loop)
-        let pooled = idle.withLock { pool in Self.append(connection, to: &pool[key, default: []], limit: limit) }
-        if !pooled { connection.close() }
-    }
-
-    /// Appends `connection` to `list` (one host's idle connections, looked up once) unless it holds `limit` already.
-    private static func append(
-        _ connection: HTTPClientConnection, to list: inout [HTTPClientConnection], limit: Int
-    ) -> Bool {
-        guard list.count < limit else { return false }
-        list.append(connection)
-        return true
-    }
-
-    private func address(host: String, port: Int, endpoint: String) throws -> SocketAddress {
-        if let cached = addresses.withLock({ $0[endpoint] }) { return cached }
-        do {
-            let resolved = try SocketAddress(host: host, port: port)
-            addresses.withLock { $0[endpoint] = resolved }
-            return resolved
-        } catch let error as SocketError {
-            throw HTTPClientError(.connectFailed, "Could not resolve \(endpoint).", underlying: error)
+        if !connection.destination.pool(connection, limit: configuration.maxIdleConnectionsPerHost) {
+            connection.close()
         }
     }
 
-    /// `host:port`, the pool's key; an IPv6 literal in brackets.
-    private static func endpoint(host: String, port: Int) -> String { "\(HTTPSerializer.bracketed(host)):\(port)" }
+    private func address(of destination: Destination) throws -> SocketAddress {
+        if let cached = destination.address.withLock({ $0 }) { return cached }
+        do {
+            let resolved = try SocketAddress(host: destination.host, port: destination.port)
+            destination.address.withLock { $0 = resolved }
+            return resolved
+        } catch let error as SocketError {
+            throw HTTPClientError(.connectFailed, "Could not resolve \(destination.endpoint).", underlying: error)
+        }
+    }
 
     /// Methods safe to send twice (RFC 9110 §9.2.2).
     private static func isIdempotent(_ method: HTTPMethod) -> Bool { idempotentMethods.contains(method) }

@@ -13,8 +13,8 @@ import Synchronization
 final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     /// The socket; closed once the loop has forgotten it.
     let socket: Socket
-    /// `host:port`, for messages.
-    let endpoint: String
+    /// Where it leads; its pool.
+    let destination: HTTPClient.Destination
     /// The loop doing this connection's I/O.
     let loop: EventLoop
     private var isWriting = false
@@ -50,29 +50,33 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
         var untilFirstByte: Bool { phase == .firstByte }
     }
 
-    private init(socket: Socket, endpoint: String, loop: EventLoop) {
+    private init(socket: Socket, destination: HTTPClient.Destination, loop: EventLoop) {
         self.socket = socket
-        self.endpoint = endpoint
+        self.destination = destination
         self.loop = loop
     }
+
+    /// `host:port`, for messages.
+    var endpoint: String { destination.endpoint }
 
     /// The watched descriptor.
     var descriptor: Int32 { socket.fd }
 
-    /// Connects to `address` within `deadline`, on `loop`.
+    /// Connects to `address` (of `destination`) within `deadline`, on `loop`.
     /// - Throws: `HTTPClientError` (`connectRefused`, `connectFailed`, `timeout(.connect)`), or
     ///   `CancellationError`.
     static func connect(
-        to address: SocketAddress, endpoint: String, loop: EventLoop, deadline: ContinuousClock.Instant,
-        phase: HTTPClientError.Phase
+        to address: SocketAddress, destination: HTTPClient.Destination, loop: EventLoop,
+        deadline: ContinuousClock.Instant, phase: HTTPClientError.Phase
     ) async throws -> HTTPClientConnection {
+        let endpoint = destination.endpoint
         let started: (socket: Socket, isConnected: Bool)
         do {
             started = try Socket.connect(to: address)
         } catch let error as SocketError {
             throw HTTPClientConnection.connectError(error.code, endpoint: endpoint, underlying: error)
         }
-        let connection = HTTPClientConnection(socket: started.socket, endpoint: endpoint, loop: loop)
+        let connection = HTTPClientConnection(socket: started.socket, destination: destination, loop: loop)
         try await connection.perform { (_: Int, continuation: UnsafeContinuation<Void, any Error>) in
             guard connection.register() else {
                 let cause = SocketError(operation: "epoll_ctl(\(endpoint))", code: EBADF)

@@ -33,9 +33,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Every value for `name`, in order.
     public func values(for name: String) -> [String] {
-        // One pass, no array of fields in between: nothing is allocated when no field has the name.
+        // One pass over the fields in place, lengths first, as `firstIndex(named:)` (iterating the
+        // array would copy every field): nothing is allocated when no field has the name.
+        let length = name.utf8.count
         var values: [String] = []
-        for field in fields where Self.equalsIgnoringCase(field.name, name) { values.append(field.value) }
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where fields[index].name.utf8.count == length {
+                guard Self.sameBytesIgnoringCase(fields[index].name.utf8, name.utf8) else { continue }
+                values.append(fields[index].value)
+            }
+        }
         return values
     }
 

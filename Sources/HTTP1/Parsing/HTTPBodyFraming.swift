@@ -29,15 +29,28 @@ enum HTTPBodyFraming: Sendable, Equatable {
     private static func declared(
         _ headers: HTTPHeaders, version: HTTPVersion, limits: HTTPParserLimits
     ) throws(HTTPParseError) -> HTTPBodyFraming? {
-        var contentLengths: [String] = []
-        var transferEncodings: [String] = []
-        for field in headers {
-            if HTTPHeaders.equalsIgnoringCase(field.name, "content-length") {
-                contentLengths.append(field.value)
-            } else if HTTPHeaders.equalsIgnoringCase(field.name, "transfer-encoding") {
-                transferEncodings.append(field.value)
+        // Most messages have one `Content-Length` or none, and no `Transfer-Encoding`: told in one
+        // pass over the fields in place (no copy of each field, no list of values).
+        let (firstLength, lengthCount, hasCodings) = headers.fields.withUnsafeBufferPointer { fields in
+            var firstLength: Int?
+            var lengthCount = 0
+            var hasCodings = false
+            for index in fields.indices {
+                if HTTPHeaders.equalsIgnoringCase(fields[index].name, "content-length") {
+                    if firstLength == nil { firstLength = index }
+                    lengthCount += 1
+                } else if HTTPHeaders.equalsIgnoringCase(fields[index].name, "transfer-encoding") {
+                    hasCodings = true
+                }
             }
+            return (firstLength, lengthCount, hasCodings)
         }
+        if !hasCodings, lengthCount <= 1 {
+            guard let firstLength else { return nil }
+            return .length(try contentLength([headers.fields[firstLength].value], limits: limits))
+        }
+        let contentLengths = headers.values(for: "Content-Length")
+        let transferEncodings = headers.values(for: "Transfer-Encoding")
         if !transferEncodings.isEmpty {
             guard contentLengths.isEmpty else {
                 throw .badRequest(.contentLengthWithTransferEncoding, "Both Content-Length and Transfer-Encoding.")
@@ -74,7 +87,9 @@ enum HTTPBodyFraming: Sendable, Equatable {
 
     /// The one length all `Content-Length` values (fields and list elements) agree on.
     private static func contentLength(_ values: [String], limits: HTTPParserLimits) throws(HTTPParseError) -> Int {
-        // The usual single value, not a list: nothing to split.
+        // The usual single value of digits alone, read over its bytes; anything else (a list,
+        // whitespace, a length over the limit) is read and judged below.
+        if values.count == 1, let length = digitsOnly(values[0]), length <= limits.maxBodyBytes { return length }
         if values.count == 1, !values[0].utf8.contains(HTTPByte.comma) {
             return try decimal(trimmed(values[0][...].utf8), limits: limits)
         }
@@ -89,6 +104,20 @@ enum HTTPBodyFraming: Sendable, Equatable {
             }
         }
         return agreed ?? 0
+    }
+
+    /// The number `value` spells when it is 1 to 18 digits and nothing else (no overflow possible), else `nil`.
+    private static func digitsOnly(_ value: String) -> Int? {
+        let parsed = value.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+            var number = 0
+            for byte in bytes {
+                guard let digit = HTTPByte.digit(byte) else { return nil }
+                number = number &* 10 &+ digit
+            }
+            return number
+        }
+        return parsed ?? nil
     }
 
     private static func decimal(_ digits: Substring.UTF8View, limits: HTTPParserLimits) throws(HTTPParseError) -> Int {

@@ -1,24 +1,31 @@
+import Foundation
 @testable import Gateway
 import HTTP1
 import RDS
 import Testing
 
-struct InstrumentedTransportTests {
-    private let endpoint = UpstreamEndpoint(scheme: "http", host: "127.0.0.1", port: 9)
+/// The instrumentation as an ``HTTPService`` calls it around each upstream call.
+struct UpstreamInstrumentationTests {
+    private static let key = ResourceKey(repository: "demo", path: "/weather/oslo")
+
+    private static func service(
+        _ transport: ScriptedTransport, metrics: GatewayMetrics = GatewayMetrics(),
+        readiness: Readiness = Readiness(cacheDirectory: nil, services: [])
+    ) -> HTTPService {
+        HTTPService(
+            name: "demo", baseURL: URL(string: "http://127.0.0.1:9")!, transport: transport,
+            observer: UpstreamInstrumentation(service: "demo", metrics: metrics, readiness: readiness))
+    }
 
     @Test func send_PassesTheCurrentRequestIDUpstream() async throws {
         let inner = ScriptedTransport(status: 200)
-        let transport = InstrumentedTransport(
-            wrapping: inner, service: "demo", metrics: GatewayMetrics(),
-            readiness: Readiness(cacheDirectory: nil, services: []))
+        let service = Self.service(inner)
         let id = try #require(RequestID(validating: "trace-7"))
 
         _ = try await TaskPlacement.$scope.withValue(RequestContext(id: id)) {
-            try await transport.send(
-                HTTPRequest(method: .get, target: "/weather/oslo"), to: endpoint, timeouts: UpstreamTimeouts())
+            try await service.get(Self.key, ifChangedFrom: nil)
         }
-        _ = try await transport.send(
-            HTTPRequest(method: .get, target: "/weather/rome"), to: endpoint, timeouts: UpstreamTimeouts())
+        _ = try await service.get(Self.key, ifChangedFrom: nil)
 
         #expect(inner.requests.map { $0.headers["X-Request-ID"] } == ["trace-7", nil])
     }
@@ -33,14 +40,11 @@ struct InstrumentedTransportTests {
             guard call < answers.count else { throw TransportError(.timeout, "no answer within 1 s") }
             return HTTPResponse(status: answers[call])
         }
-        let transport = InstrumentedTransport(wrapping: inner, service: "demo", metrics: metrics, readiness: readiness)
-        let request = HTTPRequest(method: .get, target: "/x")
+        let service = Self.service(inner, metrics: metrics, readiness: readiness)
 
-        _ = try await transport.send(request, to: endpoint, timeouts: UpstreamTimeouts())
-        _ = try await transport.send(request, to: endpoint, timeouts: UpstreamTimeouts())
-        await #expect(throws: TransportError.self) {
-            try await transport.send(request, to: endpoint, timeouts: UpstreamTimeouts())
-        }
+        _ = try await service.get(Self.key, ifChangedFrom: nil)
+        await #expect(throws: ServiceError.self) { try await service.get(Self.key, ifChangedFrom: nil) }
+        await #expect(throws: ServiceError.self) { try await service.get(Self.key, ifChangedFrom: nil) }
 
         let families = try PrometheusTextParser.parse(metrics.prometheusText())
         #expect(value(in: families, "rds_gateway_upstream_requests_total", ["service": "demo"]) == 3)

@@ -1,0 +1,50 @@
+import HTTP1
+
+/// Watches a service's upstream calls (an ``UpstreamCallObserver``): sends the current
+/// ``RequestID`` upstream as `X-Request-ID` (in place of any other value the request carries),
+/// and records each call's latency and outcome in ``GatewayMetrics`` and ``Readiness``.
+///
+/// A call fails when the transport throws (its ``TransportError`` code) or the upstream answers
+/// 5xx (`http_<status>`). A cancelled call is counted but does not mark the upstream as failing.
+public struct UpstreamInstrumentation: UpstreamCallObserver {
+    private let service: String
+    private let recorder: UpstreamRecorder
+    private let readiness: Readiness
+
+    /// Watches the calls of the service named `service`.
+    public init(service: String, metrics: GatewayMetrics, readiness: Readiness) {
+        self.service = service
+        self.recorder = metrics.recorder(service: service)
+        self.readiness = readiness
+    }
+
+    /// Adds the request id.
+    public func willSend(_ request: inout HTTPRequest) {
+        // The id is the gateway's, even when a client's field passed upstream (`forwardHeaders:
+        // "*"`) carries another: an invalid one the gateway replaced must not travel on.
+        if let id = RequestID.current, request.headers[RequestID.headerName] != id.value {
+            request.headers[RequestID.headerName] = id.value
+        }
+    }
+
+    /// Records the outcome.
+    public func didEnd(_ outcome: Result<Int, any Error>, elapsed: Duration) {
+        switch outcome {
+        case .success(let status):
+            record(errorCode: status >= 500 ? "http_\(status)" : nil, elapsed: elapsed)
+        case .failure(let error as TransportError):
+            record(errorCode: error.code, elapsed: elapsed, updatesReadiness: error.kind != .cancelled)
+        case .failure(is CancellationError):
+            record(errorCode: TransportError.Kind.cancelled.rawValue, elapsed: elapsed, updatesReadiness: false)
+        case .failure:
+            record(errorCode: TransportError.Kind.failed.rawValue, elapsed: elapsed)
+        }
+    }
+
+    private func record(errorCode: String?, elapsed: Duration, updatesReadiness: Bool = true) {
+        recorder.record(duration: elapsed, errorCode: errorCode)
+        if updatesReadiness {
+            readiness.recordUpstream(service: service, errorCode: errorCode)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import HTTP1
+
+/// Watches the upstream calls of an ``HTTPService``: amends each request before it is sent and
+/// hears how each call ended. Called synchronously by the service around its transport call, so
+/// that watching adds no `async` layer of its own (a wrapping ``Transport`` would cost every call
+/// a frame and a switch back to the caller's executor).
+public protocol UpstreamCallObserver: Sendable {
+    /// Called with each request just before it is sent; may change its fields.
+    func willSend(_ request: inout HTTPRequest)
+    /// Called once per call when it ended, `elapsed` after it was sent: with the answer's status,
+    /// or with what the transport threw (a ``TransportError``, `CancellationError`, …).
+    func didEnd(_ outcome: Result<Int, any Error>, elapsed: Duration)
+}
