@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 extension FileDatastore {
     /// How long the first renewal of a batch waits for others before the batch is written: one
@@ -49,26 +50,39 @@ extension FileDatastore {
     }
 
     /// Writes the pending renewals, each on its key's queue and only if it is still pending
-    /// there (not superseded meanwhile); then evicts or re-measures when a write calls for it,
-    /// and comes back at once for the renewals that came meanwhile (a steady stream of them
-    /// never holds up an eviction). Runs on the maintenance queue.
+    /// there (not superseded meanwhile), the queues in parallel (creating a file can take most
+    /// of a millisecond: one at a time, a stream of cold misses would wait for the batches);
+    /// then evicts or re-measures when a write calls for it, and comes back at once for the
+    /// renewals that came meanwhile (a steady stream of them never holds up an eviction). Runs
+    /// on the maintenance queue, which waits for the batch.
     func writePendingRenewals() {
-        var tidying = (mustEvict: false, recreatedFolder: false)
+        var batches: [ObjectIdentifier: (queue: DispatchQueue, paths: [EntryPath])] = [:]
         for path in renewals.paths {
             guard let queue = renewals.renewal(at: path)?.location.queue else { continue }
-            queue.sync {
-                guard let renewal = renewals.take(at: path) else { return }
-                defer { changesInFlight.end(renewal.location.bucket) }
-                do {
-                    let written = try write(renewal.entry, at: renewal.location)
-                    tidying.mustEvict = tidying.mustEvict || written.mustEvict
-                    tidying.recreatedFolder = tidying.recreatedFolder || written.recreatedFolder
-                } catch {
-                    _ = try? Self.remove(path.path, counted: true, in: budget)
+            batches[ObjectIdentifier(queue), default: (queue, [])].paths.append(path)
+        }
+        let tidying = Mutex((mustEvict: false, recreatedFolder: false))
+        let written = DispatchGroup()
+        for (queue, paths) in batches.values {
+            queue.async(group: written) {
+                for path in paths {
+                    guard let renewal = self.renewals.take(at: path) else { continue }
+                    defer { self.changesInFlight.end(renewal.location.bucket) }
+                    do {
+                        let outcome = try self.write(renewal.entry, at: renewal.location)
+                        tidying.withLock {
+                            $0.mustEvict = $0.mustEvict || outcome.mustEvict
+                            $0.recreatedFolder = $0.recreatedFolder || outcome.recreatedFolder
+                        }
+                    } catch {
+                        _ = try? Self.remove(path.path, counted: true, in: self.budget)
+                    }
                 }
             }
         }
-        if tidying.mustEvict || tidying.recreatedFolder { tidy(after: tidying) }
+        written.wait()
+        let needed = tidying.withLock { $0 }
+        if needed.mustEvict || needed.recreatedFolder { tidy(after: needed) }
         // A renewal added while this batch was written found it pending and scheduled nothing.
         if renewals.count > 0 { maintenanceQueue.async { self.writePendingRenewals() } }
     }
