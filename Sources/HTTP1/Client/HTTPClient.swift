@@ -97,7 +97,8 @@ public final class HTTPClient: Sendable {
 
     /// Idle connections pooled for `host`:`port` right now.
     public func idleConnectionCount(host: String, port: Int) -> Int {
-        destination(host: host, port: port).idleCount
+        let endpoint = Destination.endpoint(host: host, port: port)
+        return destinations.withLock { $0[endpoint] }?.idleCount ?? 0
     }
 
     private func run(
