@@ -8,9 +8,9 @@ extension FileDatastore {
 
     /// Keeps `entry`, a renewal of the entry stored for `key` or the first entry of a key (see
     /// ``Datastore/renew(_:for:)``), and returns without waiting for its write: a revalidation or
-    /// a cold miss costs its caller no hop to a queue and back, and the renewals that come within ``renewalBatchWindow`` are written in
-    /// one wake-up of the maintenance queue (each on its key's queue), a key renewed twice
-    /// meanwhile once. Until written, the renewal is what ``get(_:)`` answers for the key; a
+    /// a cold miss costs its caller no hop to a queue and back, and the renewals that come within
+    /// ``renewalBatchWindow`` are written in one wake-up of the maintenance queue (each on its
+    /// key's queue), a key renewed twice meanwhile once. Until written, the renewal is what ``get(_:)`` answers for the key; a
     /// save, delete or ``deleteAll()`` of the key supersedes it (it is then never written). A
     /// renewal whose write fails removes the key's file (an older entry never outlives its
     /// renewal) and counts as a failed save (``statistics``). When ``maxPendingRenewals`` other
