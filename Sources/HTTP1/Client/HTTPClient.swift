@@ -65,15 +65,22 @@ public final class HTTPClient: Sendable {
     public func send(
         _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts = Timeouts()
     ) async throws -> HTTPResponse {
-        let totalDeadline = ContinuousClock.now + timeouts.total
-        let exchange = HTTPClientExchange(
-            request, host: destination.host, port: destination.port, limits: configuration.limits,
-            budget: configuration.bodyBudget)
+        // One reading of the clock for the deadlines and the pool's idle check (microseconds apart).
+        let now = ContinuousClock.now
+        let totalDeadline = now + timeouts.total
+        // A fresh exchange per attempt (a retry must not start from what the first one sent).
+        func exchange() -> HTTPClientExchange {
+            HTTPClientExchange(
+                request, host: destination.host, port: destination.port, limits: configuration.limits,
+                budget: configuration.bodyBudget)
+        }
         let loop = try EventLoop.current ?? ownLoop()
         let idempotent = Self.isIdempotent(request.method)
-        if let pooled = checkOut(destination, on: loop, probing: !idempotent) {
+        if let pooled = checkOut(destination, on: loop, probing: !idempotent, now: now) {
             do {
-                return try await run(exchange, on: pooled, timeouts: timeouts, totalDeadline: totalDeadline)
+                let firstByteDeadline = min(now + timeouts.firstByte, totalDeadline)
+                return try await run(
+                    exchange(), on: pooled, firstByteDeadline: firstByteDeadline, totalDeadline: totalDeadline)
             } catch let error as HTTPClientError where error.closedBeforeAnswer && idempotent {
                 // The peer dropped the idle connection as we reused it: retry once, on a new one.
             }
@@ -82,7 +89,9 @@ public final class HTTPClient: Sendable {
         let connection = try await HTTPClientConnection.connect(
             to: try address(of: destination), destination: destination, loop: loop,
             deadline: min(connectDeadline, totalDeadline), phase: connectDeadline <= totalDeadline ? .connect : .total)
-        return try await run(exchange, on: connection, timeouts: timeouts, totalDeadline: totalDeadline)
+        let firstByteDeadline = min(ContinuousClock.now + timeouts.firstByte, totalDeadline)
+        return try await run(
+            exchange(), on: connection, firstByteDeadline: firstByteDeadline, totalDeadline: totalDeadline)
     }
 
     /// Closes every idle pooled connection (connections in use close when their call ends).
@@ -102,10 +111,9 @@ public final class HTTPClient: Sendable {
     }
 
     private func run(
-        _ exchange: HTTPClientExchange, on connection: HTTPClientConnection, timeouts: Timeouts,
-        totalDeadline: ContinuousClock.Instant
+        _ exchange: HTTPClientExchange, on connection: HTTPClientConnection,
+        firstByteDeadline: ContinuousClock.Instant, totalDeadline: ContinuousClock.Instant
     ) async throws -> HTTPResponse {
-        let firstByteDeadline = min(ContinuousClock.now + timeouts.firstByte, totalDeadline)
         let (response, reusable) = try await connection.send(
             exchange, firstByteDeadline: firstByteDeadline, totalDeadline: totalDeadline)
         if reusable { checkIn(connection) } else { connection.close() }
@@ -134,8 +142,9 @@ public final class HTTPClient: Sendable {
     /// call) whether the peer closed it or sent bytes since the loop last looked: worth it for a
     /// request that may not be retried; an idempotent one is retried on a new connection instead
     /// when a reused one turns out closed.
-    private func checkOut(_ destination: Destination, on loop: EventLoop, probing: Bool) -> HTTPClientConnection? {
-        let now = ContinuousClock.now
+    private func checkOut(
+        _ destination: Destination, on loop: EventLoop, probing: Bool, now: ContinuousClock.Instant
+    ) -> HTTPClientConnection? {
         while let connection = destination.takeIdle(on: loop) {
             if !connection.isRetired, now - connection.idleSince < configuration.idleTimeout,
                 !probing || connection.socket.isIdleAndOpen()

@@ -34,7 +34,11 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     private var connecting: UnsafeContinuation<Void, any Error>?
     private var exchanging: UnsafeContinuation<(HTTPResponse, reusable: Bool), any Error>?
     private var exchange: HTTPClientExchange?
-    private var deadlines: [Deadline] = []
+    /// The operation's deadline (of its connect, or the exchange's total), and an exchange's
+    /// first-byte deadline, which applies only until the answer's first byte: two fields, no list
+    /// made per operation.
+    private var deadline: Deadline?
+    private var firstByteDeadline: ContinuousClock.Instant?
     /// When the loop timer last scheduled for this connection fires (`nil`: none pending).
     private var timerDue: ContinuousClock.Instant?
     /// An operation cancelled before it reached the loop.
@@ -46,8 +50,6 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
         let instant: ContinuousClock.Instant
         /// The phase a timeout at this deadline reports.
         let phase: HTTPClientError.Phase
-        /// Applies only until the answer's first byte (the first-byte timeout).
-        var untilFirstByte: Bool { phase == .firstByte }
     }
 
     private init(socket: Socket, destination: HTTPClient.Destination, loop: EventLoop) {
@@ -86,7 +88,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
             guard !started.isConnected else { return continuation.resume() }
             connection.connecting = continuation
             connection.setWriting(true)
-            connection.arm([Deadline(instant: deadline, phase: phase)])
+            connection.arm(Deadline(instant: deadline, phase: phase))
         }
         return connection
     }
@@ -100,7 +102,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
         try await perform { [self] _, continuation in
             exchanging = continuation
             self.exchange = exchange
-            arm([Deadline(instant: totalDeadline, phase: .total), Deadline(instant: firstByteDeadline, phase: .firstByte)])
+            arm(Deadline(instant: totalDeadline, phase: .total), firstByte: firstByteDeadline)
             writable()
         }
     }
@@ -125,7 +127,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
 
     /// The loop's periodic check: a deadline whose timer has not fired yet is caught here too.
     func checkDeadline(now: ContinuousClock.Instant) {
-        if !deadlines.isEmpty { deadlineReached() }
+        if deadline != nil || firstByteDeadline != nil { deadlineReached() }
     }
 
     /// The loop is stopping or closing everything.
@@ -162,29 +164,43 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     }
 
     /// Sets the operation's deadlines and arms the timer for the earliest.
-    private func arm(_ deadlines: [Deadline]) {
-        self.deadlines = deadlines
+    private func arm(_ deadline: Deadline, firstByte: ContinuousClock.Instant? = nil) {
+        self.deadline = deadline
+        firstByteDeadline = firstByte
         armNextDeadline()
     }
 
+    /// The first-byte deadline while it applies (until the answer's first byte).
+    private var pendingFirstByteDeadline: Deadline? {
+        guard let firstByteDeadline, exchange?.hasReceivedBytes != true else { return nil }
+        return Deadline(instant: firstByteDeadline, phase: .firstByte)
+    }
+
     private func armNextDeadline() {
-        let applicable = deadlines.lazy.filter { !$0.untilFirstByte || self.exchange?.hasReceivedBytes != true }
-        guard let next = applicable.min(by: { $0.instant < $1.instant }), !isClosed else { return }
+        guard !isClosed else { return }
+        let next =
+            switch (deadline, pendingFirstByteDeadline) {
+            case (let deadline?, let firstByte?): min(deadline.instant, firstByte.instant)
+            case (let deadline?, nil): deadline.instant
+            case (nil, let firstByte?): firstByte.instant
+            case (nil, nil): nil as ContinuousClock.Instant?
+            }
+        guard let next else { return }
         // A timer already pending fires no later: it re-arms for the rest when it does.
-        if let timerDue, timerDue <= next.instant { return }
-        timerDue = next.instant
-        loop.schedule(at: next.instant) { [self] in
-            guard timerDue == next.instant else { return }
+        if let timerDue, timerDue <= next { return }
+        timerDue = next
+        loop.schedule(at: next) { [self] in
+            guard timerDue == next else { return }
             timerDue = nil
             deadlineReached()
         }
     }
 
-    /// Fails the operation when one of its deadlines has passed; re-arms otherwise.
+    /// Fails the operation when one of its deadlines has passed (the total one first); re-arms otherwise.
     private func deadlineReached() {
         let now = ContinuousClock.now
-        let passed = deadlines.first { $0.instant <= now && (!$0.untilFirstByte || exchange?.hasReceivedBytes != true) }
-        if let passed { return fail(timeoutError(passed)) }
+        if let deadline, deadline.instant <= now { return fail(timeoutError(deadline)) }
+        if let firstByte = pendingFirstByteDeadline, firstByte.instant <= now { return fail(timeoutError(firstByte)) }
         armNextDeadline()
     }
 
@@ -192,7 +208,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     private func timeoutError(_ deadline: Deadline) -> HTTPClientError {
         let message =
             if connecting != nil { "Connecting to \(endpoint) timed out." }
-            else if deadline.untilFirstByte { "\(endpoint) did not answer in time." }
+            else if deadline.phase == .firstByte { "\(endpoint) did not answer in time." }
             else { "The call to \(endpoint) timed out." }
         return HTTPClientError(.timeout(deadline.phase), message)
     }
@@ -200,14 +216,16 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     /// The operation succeeded: its deadlines no longer apply (a pending timer finds none).
     private func disarm() {
         operationID = 0
-        deadlines = []
+        deadline = nil
+        firstByteDeadline = nil
     }
 
     /// Ends the operation in progress with `error` (if any) and closes the connection.
     private func fail(_ error: any Error) {
         operationID = 0
         exchange = nil
-        deadlines = []
+        deadline = nil
+        firstByteDeadline = nil
         connecting?.resume(throwing: error)
         connecting = nil
         exchanging?.resume(throwing: error)
@@ -241,7 +259,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
             }
             switch result {
             case .sent(let count):
-                self.exchange?.sent += count
+                exchange.sent += count
             case .wouldBlock:
                 return setWriting(true)
             case .failed(let code):

@@ -1,6 +1,10 @@
 /// One request/response exchange on a client connection, without I/O: the bytes to send, the
 /// bytes received, and what they amount to. Interim 1xx answers (but 101) are skipped.
-struct HTTPClientExchange: Sendable {
+///
+/// A class: the connection reads and updates it on every event, which for a struct of this size
+/// meant a copy (and its destruction) of every field at each look. Used by one connection at a
+/// time, on its loop's thread; hence `@unchecked Sendable`.
+final class HTTPClientExchange: @unchecked Sendable {
     /// What the received bytes amount to.
     enum Step: Sendable {
         /// Wait for more bytes.
@@ -42,7 +46,7 @@ struct HTTPClientExchange: Sendable {
     var isSent: Bool { sent == outbound.count }
 
     /// Keeps received bytes.
-    mutating func received(_ bytes: UnsafeRawBufferPointer) {
+    func received(_ bytes: UnsafeRawBufferPointer) {
         hasReceivedBytes = true
         inbound.append(contentsOf: bytes)
         if lease?.hold(inbound.capacity) == false { isOverBudget = true }
@@ -50,7 +54,7 @@ struct HTTPClientExchange: Sendable {
 
     /// Once the head announces a `Content-Length`: holds (and allocates) room for the whole
     /// answer at once, so it is refused before its body arrives and the buffer never regrows.
-    private mutating func reserveAnnouncedLength() {
+    private func reserveAnnouncedLength() {
         guard !isSized, let length = parser.announcedBodyLength else { return }
         isSized = true
         let total = inbound.count + length
@@ -59,7 +63,7 @@ struct HTTPClientExchange: Sendable {
     }
 
     /// Parses what has arrived; `endOfStream` once the peer has closed.
-    mutating func step(endOfStream: Bool) -> Step {
+    func step(endOfStream: Bool) -> Step {
         while true {
             if isOverBudget { return .overBudget }
             switch inbound.withUnsafeBytes({ parser.parse($0, endOfStream: endOfStream) }) {

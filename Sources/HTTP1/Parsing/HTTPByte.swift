@@ -44,4 +44,32 @@ enum HTTPByte {
     /// ASCII lower case of a letter; other bytes unchanged.
     @inline(__always)
     static func lowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+
+    /// `false` when no byte of `raw` is below 0x20 (a tab included) or DEL, tested a word at a
+    /// time (the last word overlaps the one before it; fewer than eight bytes are tested in a word
+    /// of spaces they are copied over). A byte below `n` is told by the borrow out of it when `n`
+    /// is subtracted from every byte; DEL by the borrow out of the zero byte it leaves when XORed
+    /// with DEL. Borrows start only at such bytes, so the answer is exact.
+    static func mayHoldControlByte(_ raw: UnsafeRawBufferPointer) -> Bool {
+        guard raw.count >= 8 else {
+            var word: UInt64 = 0x2020_2020_2020_2020
+            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: raw) }
+            return mayHoldControlByte(word)
+        }
+        var offset = 0
+        while offset < raw.count - 8 {
+            if mayHoldControlByte(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+            offset += 8
+        }
+        return mayHoldControlByte(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
+    }
+
+    /// ``mayHoldControlByte(_:)`` for the eight bytes of `word`.
+    private static func mayHoldControlByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let controls = (word &- ones &* 0x20) & ~word
+        let deletes = word ^ (ones &* 0x7F)
+        return (controls | ((deletes &- ones) & ~deletes)) & highBits != 0
+    }
 }
