@@ -32,9 +32,8 @@ struct HTTPClientConnectionTests {
         for index in 0..<4 {
             let exchange = HTTPClientExchange(
                 HTTPRequest(method: .get, target: "/\(index)"), host: "127.0.0.1", port: upstream.port,
-                limits: HTTPParserLimits())
-            let (response, reusable) = try await connection.send(
-                exchange, firstByteDeadline: deadline, totalDeadline: deadline)
+                limits: HTTPParserLimits(), timeouts: HTTPClient.Timeouts(firstByte: .seconds(30), total: .seconds(30)))
+            let (response, reusable) = try await connection.send(exchange)
             #expect(response.status == 200 && reusable && HTTPClientTests.body(response) == "ok", "answer \(index)")
         }
         #expect(upstream.requestLines.count == 4)

@@ -65,33 +65,22 @@ public final class HTTPClient: Sendable {
     public func send(
         _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts = Timeouts()
     ) async throws -> HTTPResponse {
-        // One reading of the clock for the deadlines and the pool's idle check (microseconds apart).
-        let now = ContinuousClock.now
-        let totalDeadline = now + timeouts.total
-        // A fresh exchange per attempt (a retry must not start from what the first one sent).
-        func exchange() -> HTTPClientExchange {
-            HTTPClientExchange(
-                request, host: destination.host, port: destination.port, limits: configuration.limits,
-                budget: configuration.bodyBudget)
-        }
+        // The exchange keeps the call's deadlines (no instant is held in this async function).
+        var exchange = HTTPClientExchange(
+            request, host: destination.host, port: destination.port, limits: configuration.limits,
+            budget: configuration.bodyBudget, timeouts: timeouts)
         let loop = try EventLoop.current ?? ownLoop()
         let idempotent = Self.isIdempotent(request.method)
-        if let pooled = checkOut(destination, on: loop, probing: !idempotent, now: now) {
+        if let pooled = checkOut(destination, on: loop, probing: !idempotent) {
             do {
-                let firstByteDeadline = min(now + timeouts.firstByte, totalDeadline)
-                return try await run(
-                    exchange(), on: pooled, firstByteDeadline: firstByteDeadline, totalDeadline: totalDeadline)
+                return try await run(exchange, on: pooled)
             } catch let error as HTTPClientError where error.closedBeforeAnswer && idempotent {
                 // The peer dropped the idle connection as we reused it: retry once, on a new one.
+                exchange = exchange.retry()
             }
         }
-        let connectDeadline = ContinuousClock.now + timeouts.connect
-        let connection = try await HTTPClientConnection.connect(
-            to: try address(of: destination), destination: destination, loop: loop,
-            deadline: min(connectDeadline, totalDeadline), phase: connectDeadline <= totalDeadline ? .connect : .total)
-        let firstByteDeadline = min(ContinuousClock.now + timeouts.firstByte, totalDeadline)
-        return try await run(
-            exchange(), on: connection, firstByteDeadline: firstByteDeadline, totalDeadline: totalDeadline)
+        let connection = try await connect(to: destination, on: loop, for: exchange)
+        return try await run(exchange, on: connection)
     }
 
     /// Closes every idle pooled connection (connections in use close when their call ends).
@@ -110,12 +99,21 @@ public final class HTTPClient: Sendable {
         return destinations.withLock { $0[endpoint] }?.idleCount ?? 0
     }
 
-    private func run(
-        _ exchange: HTTPClientExchange, on connection: HTTPClientConnection,
-        firstByteDeadline: ContinuousClock.Instant, totalDeadline: ContinuousClock.Instant
-    ) async throws -> HTTPResponse {
-        let (response, reusable) = try await connection.send(
-            exchange, firstByteDeadline: firstByteDeadline, totalDeadline: totalDeadline)
+    /// A new connection to `destination` on `loop`, within `exchange`'s connect timeout and total
+    /// deadline. Never inlined: the deadline (an instant) is held in this frame only, off the path
+    /// of a call that reuses a pooled connection.
+    @inline(never)
+    private func connect(
+        to destination: Destination, on loop: EventLoop, for exchange: HTTPClientExchange
+    ) async throws -> HTTPClientConnection {
+        let deadline = exchange.connectDeadline()
+        return try await HTTPClientConnection.connect(
+            to: try address(of: destination), destination: destination, loop: loop, deadline: deadline.instant,
+            phase: deadline.phase)
+    }
+
+    private func run(_ exchange: HTTPClientExchange, on connection: HTTPClientConnection) async throws -> HTTPResponse {
+        let (response, reusable) = try await connection.send(exchange)
         if reusable { checkIn(connection) } else { connection.close() }
         return response
     }
@@ -142,9 +140,8 @@ public final class HTTPClient: Sendable {
     /// call) whether the peer closed it or sent bytes since the loop last looked: worth it for a
     /// request that may not be retried; an idempotent one is retried on a new connection instead
     /// when a reused one turns out closed.
-    private func checkOut(
-        _ destination: Destination, on loop: EventLoop, probing: Bool, now: ContinuousClock.Instant
-    ) -> HTTPClientConnection? {
+    private func checkOut(_ destination: Destination, on loop: EventLoop, probing: Bool) -> HTTPClientConnection? {
+        let now = ContinuousClock.now
         while let connection = destination.takeIdle(on: loop) {
             if !connection.isRetired, now - connection.idleSince < configuration.idleTimeout,
                 !probing || connection.socket.isIdleAndOpen()

@@ -93,16 +93,14 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
         return connection
     }
 
-    /// Sends `exchange`'s request and reads its response, within the deadlines.
+    /// Sends `exchange`'s request and reads its response, within the exchange's deadlines (its
+    /// first-byte deadline counted from when the request starts going out).
     /// - Throws: `HTTPClientError` or `CancellationError`; the connection is closed then.
-    func send(
-        _ exchange: HTTPClientExchange, firstByteDeadline: ContinuousClock.Instant,
-        totalDeadline: ContinuousClock.Instant
-    ) async throws -> (HTTPResponse, reusable: Bool) {
+    func send(_ exchange: HTTPClientExchange) async throws -> (HTTPResponse, reusable: Bool) {
         try await perform { [self] _, continuation in
             exchanging = continuation
             self.exchange = exchange
-            arm(Deadline(instant: totalDeadline, phase: .total), firstByte: firstByteDeadline)
+            arm(Deadline(instant: exchange.totalDeadline, phase: .total), firstByte: exchange.firstByteDeadline())
             writable()
         }
     }

@@ -28,18 +28,59 @@ final class HTTPClientExchange: @unchecked Sendable {
     private var parser: HTTPResponseParser
     private var inbound: [UInt8] = []
     private let requestKeepsAlive: Bool
+    private let requestMethod: HTTPMethod
+    private let limits: HTTPParserLimits
     /// Counts `inbound` against the process's budget; gives it back when the exchange is dropped.
     private let lease: HTTPBodyBudget.Lease?
     private var isOverBudget = false
     private var isSized = false
+    /// When the whole call must be over: `timeouts.total` after the exchange was made (a retry
+    /// keeps it). The call's instants are kept here, not in the async functions carrying the
+    /// exchange: `ContinuousClock.Instant` is a resilient type, so each one an async frame holds
+    /// is a task allocation handled through value witnesses (ten per call, before).
+    let totalDeadline: ContinuousClock.Instant
+    /// The call's timeouts.
+    let timeouts: HTTPClient.Timeouts
 
     /// An exchange sending `request` (serialized for `host` and `port`), holding what it receives
-    /// within `budget`.
-    init(_ request: HTTPRequest, host: String, port: Int, limits: HTTPParserLimits, budget: HTTPBodyBudget? = nil) {
+    /// within `budget`, its call bounded by `timeouts` from now.
+    init(
+        _ request: HTTPRequest, host: String, port: Int, limits: HTTPParserLimits, budget: HTTPBodyBudget? = nil,
+        timeouts: HTTPClient.Timeouts
+    ) {
         outbound = HTTPSerializer.request(request, host: host, port: port)
+        requestMethod = request.method
+        self.limits = limits
         parser = HTTPResponseParser(requestMethod: request.method, limits: limits)
         requestKeepsAlive = request.headers.connectionKeepsAlive(version: .http1_1)
         lease = budget.map(HTTPBodyBudget.Lease.init)
+        totalDeadline = .now + timeouts.total
+        self.timeouts = timeouts
+    }
+
+    /// The same request from its start, on another connection, within the same total deadline
+    /// and body budget (nothing of `first`'s answer arrived).
+    private init(retrying first: HTTPClientExchange) {
+        outbound = first.outbound
+        requestMethod = first.requestMethod
+        limits = first.limits
+        parser = HTTPResponseParser(requestMethod: first.requestMethod, limits: first.limits)
+        requestKeepsAlive = first.requestKeepsAlive
+        lease = first.lease
+        totalDeadline = first.totalDeadline
+        timeouts = first.timeouts
+    }
+
+    /// This exchange again from its start (see ``init(retrying:)``).
+    func retry() -> HTTPClientExchange { HTTPClientExchange(retrying: self) }
+
+    /// When the answer's first byte must have arrived, for a request starting to go out now.
+    func firstByteDeadline() -> ContinuousClock.Instant { min(.now + timeouts.firstByte, totalDeadline) }
+
+    /// The deadline of connecting for this exchange now, and the phase a timeout at it reports.
+    func connectDeadline() -> (instant: ContinuousClock.Instant, phase: HTTPClientError.Phase) {
+        let connect = ContinuousClock.now + timeouts.connect
+        return connect <= totalDeadline ? (connect, .connect) : (totalDeadline, .total)
     }
 
     /// `true` once every request byte is sent.
