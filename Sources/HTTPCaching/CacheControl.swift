@@ -16,7 +16,18 @@ public struct CacheControl: Sendable, Hashable {
     public let directives: [CacheDirective]
 
     /// Parses every `Cache-Control` field of `headers`.
-    public init(headers: HTTPHeaders) { self.init(fieldValues: headers.values(for: "Cache-Control")) }
+    public init(headers: HTTPHeaders) { self.init(headers: headers, field: "Cache-Control") }
+
+    /// Parses every field of `headers` named `name` (`Cache-Control`, or a targeted field of RFC
+    /// 9213), each value over its own bytes, without a list of the values.
+    public init(headers: HTTPHeaders, field name: String) {
+        var parser = CacheControlParser()
+        headers.forEachValue(for: name) { value in
+            var value = value
+            value.withUTF8 { parser.parse($0) }
+        }
+        directives = parser.directives
+    }
 
     /// Parses field values (one per field line).
     public init(fieldValues: [String]) {

@@ -59,7 +59,7 @@ public struct FreshnessPolicy: Sendable {
 
     /// The directives that govern this cache: the targeted field's when it has any, else `Cache-Control`'s.
     public func control(of headers: HTTPHeaders) -> (control: CacheControl, targeted: Bool) {
-        let targeted = CacheControl(fieldValues: headers.values(for: targetedField))
+        let targeted = CacheControl(headers: headers, field: targetedField)
         return targeted.directives.isEmpty ? (CacheControl(headers: headers), false) : (targeted, true)
     }
 

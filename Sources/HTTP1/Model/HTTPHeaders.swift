@@ -33,17 +33,22 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Every value for `name`, in order.
     public func values(for name: String) -> [String] {
-        // One pass over the fields in place, lengths first, as `firstIndex(named:)` (iterating the
-        // array would copy every field): nothing is allocated when no field has the name.
-        let length = name.utf8.count
         var values: [String] = []
+        forEachValue(for: name) { values.append($0) }
+        return values
+    }
+
+    /// Calls `body` with every value for `name`, in order, without making a list of them.
+    public func forEachValue(for name: String, _ body: (String) -> Void) {
+        // One pass over the fields in place, lengths first, as `firstIndex(named:)` (iterating the
+        // array would copy every field).
+        let length = name.utf8.count
         fields.withUnsafeBufferPointer { fields in
             for index in fields.indices where fields[index].name.utf8.count == length {
                 guard Self.sameBytesIgnoringCase(fields[index].name.utf8, name.utf8) else { continue }
-                values.append(fields[index].value)
+                body(fields[index].value)
             }
         }
-        return values
     }
 
     /// Appends a field, keeping earlier ones of the same name.
