@@ -30,6 +30,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var isStopped = false
     private var cachedNow = ContinuousClock.now
     private var isNowStale = true
+    private var cachedInstant = LoopInstant.now
+    private var isInstantStale = true
     /// Work and jobs handed over on the loop's own thread.
     private var localWork: [@Sendable () -> Void] = []
     private var localJobs: [UnownedJob] = []
@@ -177,6 +179,16 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         return cachedNow
     }
 
+    /// ``now`` as a ``LoopInstant`` (the monotonic clock in nanoseconds, cheaper to keep and
+    /// compare): read at most once per loop turn too.
+    public var instant: LoopInstant {
+        if isInstantStale {
+            cachedInstant = .now
+            isInstantStale = false
+        }
+        return cachedInstant
+    }
+
     /// The channels this loop owns now.
     public var channels: Dictionary<Int32, any EventLoopChannel>.Values { registered.values }
 
@@ -208,6 +220,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         var nextCheck = ContinuousClock.now + checkInterval
         while !isStopped {
             isNowStale = true
+            isInstantStale = true
             epoll.wait(timeoutMilliseconds: waitTimeout(until: nextCheck)) { token, events in
                 if token == Self.wakeToken { return drainWakePipe() }
                 registered[Int32(truncatingIfNeeded: token)]?.handle(events)
