@@ -1,5 +1,6 @@
 import HTTP1
 import RDS
+import Sockets
 
 /// Methods counted by name, with their request log field; any other token is counted as `other`,
 /// so clients cannot add series. (Globals: a generic type has no stored static properties. A short
@@ -62,7 +63,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
 
     /// The fast path: asks `inner` first, so that a request it cannot answer at once costs nothing more.
     public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
-        let start = ContinuousClock.now
+        let start = LoopInstant.now
         guard var answered = respondClassified(&request) else { return nil }
         finish(
             &answered.response, method: request.method, path: request.path, route: answered.route,
@@ -72,7 +73,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
 
     /// The async path, with the request's ``RequestContext`` (its id) bound for every task the answer starts.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let start = ContinuousClock.now
+        let start = LoopInstant.now
         let id = RequestID(header: request.headers[RequestID.headerName])
         var request = request
         request.headers[RequestID.headerName] = id.value
@@ -96,9 +97,9 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// request's method and path, not the request: reading an `inout` request whole copies it.
     private func finish(
         _ response: inout HTTPResponse, method requestMethod: HTTPMethod, path: Substring,
-        route classification: RouteClassification, id: RequestID, since start: ContinuousClock.Instant, clientGone: Bool = false, error: String? = nil
+        route classification: RouteClassification, id: RequestID, since start: LoopInstant, clientGone: Bool = false, error: String? = nil
     ) {
-        let duration = ContinuousClock.now - start
+        let nanoseconds = LoopInstant.now.nanoseconds(since: start)
         let status = clientGone ? Self.clientClosedRequest : response.status
         let counted = instrumentedMethods.firstIndex { $0.method == requestMethod }
         let method = counted.map { instrumentedMethods[$0].method.rawValue } ?? "other"
@@ -107,11 +108,11 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         // A route's own recorder, resolved when it was built; others' series are found by label.
         let recorder =
             classification.recorder ?? metrics.recorder(route: classification.route, repository: classification.repository)
-        recorder.record(method: method, status: status, duration: duration, cacheResult: cacheResult)
+        recorder.record(method: method, status: status, nanoseconds: nanoseconds, cacheResult: cacheResult)
         // Sorted by name, as `Logger.log(_:_:writingFields:)` requires; the constant parts prepared.
         logger.log(status >= 500 ? .error : .info, "request") { fields in
             if let cache { fields.write(requestLogNames.cache, string: cache) }
-            fields.write(requestLogNames.duration, milliseconds: duration)
+            fields.write(requestLogNames.duration, durationNanoseconds: nanoseconds)
             if let error { fields.write(requestLogNames.error, string: error) }
             fields.write(counted.map { instrumentedMethods[$0].logField } ?? otherMethodLogField)
             fields.write(requestLogNames.path, string: path)

@@ -58,7 +58,7 @@ extension HTTPConnection {
 
     /// The state machine's verdict once a whole response is queued.
     private func responseSent() -> Bool {
-        let action = machine.responseSent(now: loop.now)
+        let action = machine.responseSent(now: loop.instant)
         guard action != .readNextRequest else { return true }
         perform(action)
         return false
