@@ -163,7 +163,13 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         // Kept on the loop's monotonic clock (see ``instant``); both clocks read now, so that the
         // timer fires neither early nor late by a stale reading.
         let delay = LoopInstant.nanoseconds(of: ContinuousClock.now.duration(to: due))
-        timers.schedule(at: LoopInstant.now.advanced(byNanoseconds: delay), work)
+        schedule(at: LoopInstant.now.advanced(byNanoseconds: delay), work)
+    }
+
+    /// Runs `work` on the loop's thread once `due` (on the loop's own clock) has passed, as
+    /// ``schedule(at:_:)-(ContinuousClock.Instant,_)`` does, without converting between clocks.
+    public func schedule(at due: LoopInstant, _ work: @escaping () -> Void) {
+        timers.schedule(at: due, work)
     }
 
     private func wake() {

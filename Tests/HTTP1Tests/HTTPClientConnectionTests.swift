@@ -20,7 +20,7 @@ struct HTTPClientConnectionTests {
             return .respondThenLater("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n", later: "ok", release: release)
         }
         defer { upstream.stop() }
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = LoopInstant.now + .seconds(30)
         let loop = try EventLoop(checkInterval: .seconds(1))
         try loop.start()
         defer { loop.stop() }

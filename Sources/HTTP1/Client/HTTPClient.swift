@@ -141,9 +141,10 @@ public final class HTTPClient: Sendable {
     /// request that may not be retried; an idempotent one is retried on a new connection instead
     /// when a reused one turns out closed.
     private func checkOut(_ destination: Destination, on loop: EventLoop, probing: Bool) -> HTTPClientConnection? {
-        let now = ContinuousClock.now
+        let now = LoopInstant.now
+        let idleTimeout = LoopInstant.nanoseconds(of: configuration.idleTimeout)
         while let connection = destination.takeIdle(on: loop) {
-            if !connection.isRetired, now - connection.idleSince < configuration.idleTimeout,
+            if !connection.isRetired, now.nanoseconds(since: connection.idleSince) < idleTimeout,
                 !probing || connection.socket.isIdleAndOpen()
             {
                 return connection

@@ -24,7 +24,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     private let retired = Atomic<Bool>(false)
     /// When the connection last went back to its client's idle pool: set by the client before it
     /// goes in, read once taken out (the pool's lock orders the two).
-    var idleSince = ContinuousClock.now
+    var idleSince = LoopInstant.now
 
     /// The operation in progress: its id, and the continuation of a connect or an exchange.
     /// Unsafe continuations (a checked one allocates a canary per operation, and its optional is
@@ -38,16 +38,16 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     /// first-byte deadline, which applies only until the answer's first byte: two fields, no list
     /// made per operation.
     private var deadline: Deadline?
-    private var firstByteDeadline: ContinuousClock.Instant?
+    private var firstByteDeadline: LoopInstant?
     /// When the loop timer last scheduled for this connection fires (`nil`: none pending).
-    private var timerDue: ContinuousClock.Instant?
+    private var timerDue: LoopInstant?
     /// An operation cancelled before it reached the loop.
     private var cancelledID: Int?
     private static let nextID = Atomic<Int>(1)
 
     /// A deadline of the operation in progress (its error is made only if it passes).
     private struct Deadline {
-        let instant: ContinuousClock.Instant
+        let instant: LoopInstant
         /// The phase a timeout at this deadline reports.
         let phase: HTTPClientError.Phase
     }
@@ -69,7 +69,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     ///   `CancellationError`.
     static func connect(
         to address: SocketAddress, destination: HTTPClient.Destination, loop: EventLoop,
-        deadline: ContinuousClock.Instant, phase: HTTPClientError.Phase
+        deadline: LoopInstant, phase: HTTPClientError.Phase
     ) async throws -> HTTPClientConnection {
         let endpoint = destination.endpoint
         let started: (socket: Socket, isConnected: Bool)
@@ -162,7 +162,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     }
 
     /// Sets the operation's deadlines and arms the timer for the earliest.
-    private func arm(_ deadline: Deadline, firstByte: ContinuousClock.Instant? = nil) {
+    private func arm(_ deadline: Deadline, firstByte: LoopInstant? = nil) {
         self.deadline = deadline
         firstByteDeadline = firstByte
         armNextDeadline()
@@ -181,7 +181,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
             case (let deadline?, let firstByte?): min(deadline.instant, firstByte.instant)
             case (let deadline?, nil): deadline.instant
             case (nil, let firstByte?): firstByte.instant
-            case (nil, nil): nil as ContinuousClock.Instant?
+            case (nil, nil): nil as LoopInstant?
             }
         guard let next else { return }
         // A timer already pending fires no later: it re-arms for the rest when it does.
@@ -196,7 +196,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
 
     /// Fails the operation when one of its deadlines has passed (the total one first); re-arms otherwise.
     private func deadlineReached() {
-        let now = ContinuousClock.now
+        let now = LoopInstant.now
         if let deadline, deadline.instant <= now { return fail(timeoutError(deadline)) }
         if let firstByte = pendingFirstByteDeadline, firstByte.instant <= now { return fail(timeoutError(firstByte)) }
         armNextDeadline()

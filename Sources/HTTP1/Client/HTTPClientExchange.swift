@@ -1,3 +1,5 @@
+import Sockets
+
 /// One request/response exchange on a client connection, without I/O: the bytes to send, the
 /// bytes received, and what they amount to. Interim 1xx answers (but 101) are skipped.
 ///
@@ -35,10 +37,10 @@ final class HTTPClientExchange: @unchecked Sendable {
     private var isOverBudget = false
     private var isSized = false
     /// When the whole call must be over: `timeouts.total` after the exchange was made (a retry
-    /// keeps it). The call's instants are kept here, not in the async functions carrying the
-    /// exchange: `ContinuousClock.Instant` is a resilient type, so each one an async frame holds
-    /// is a task allocation handled through value witnesses (ten per call, before).
-    let totalDeadline: ContinuousClock.Instant
+    /// keeps it), on the loop's clock. The call's instants are kept here, not in the async
+    /// functions carrying the exchange (each instant an async frame holds is a slot of the task's
+    /// allocator).
+    let totalDeadline: LoopInstant
     /// The call's timeouts.
     let timeouts: HTTPClient.Timeouts
 
@@ -54,7 +56,7 @@ final class HTTPClientExchange: @unchecked Sendable {
         parser = HTTPResponseParser(requestMethod: request.method, limits: limits)
         requestKeepsAlive = request.headers.connectionKeepsAlive(version: .http1_1)
         lease = budget.map(HTTPBodyBudget.Lease.init)
-        totalDeadline = .now + timeouts.total
+        totalDeadline = LoopInstant.now + timeouts.total
         self.timeouts = timeouts
     }
 
@@ -75,11 +77,11 @@ final class HTTPClientExchange: @unchecked Sendable {
     func retry() -> HTTPClientExchange { HTTPClientExchange(retrying: self) }
 
     /// When the answer's first byte must have arrived, for a request starting to go out now.
-    func firstByteDeadline() -> ContinuousClock.Instant { min(.now + timeouts.firstByte, totalDeadline) }
+    func firstByteDeadline() -> LoopInstant { min(LoopInstant.now + timeouts.firstByte, totalDeadline) }
 
     /// The deadline of connecting for this exchange now, and the phase a timeout at it reports.
-    func connectDeadline() -> (instant: ContinuousClock.Instant, phase: HTTPClientError.Phase) {
-        let connect = ContinuousClock.now + timeouts.connect
+    func connectDeadline() -> (instant: LoopInstant, phase: HTTPClientError.Phase) {
+        let connect = LoopInstant.now + timeouts.connect
         return connect <= totalDeadline ? (connect, .connect) : (totalDeadline, .total)
     }
 
