@@ -2,6 +2,7 @@ import Foundation
 import HTTP1
 import HTTPCaching
 import RDS
+import Sockets
 
 extension HTTPService {
     /// Builds, sends and checks one call, sent once more with fresh credentials after a 401 that
@@ -53,13 +54,13 @@ extension HTTPService {
         let observer = observer  // copied once, not at each use
         observer?.willSend(&request)
         let requestTime = clock.now
-        let sent = ContinuousClock.now
+        let sent = LoopInstant.now  // not a ContinuousClock.Instant: no slot of the task's allocator
         let response: HTTPResponse
         do {
             response = try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: timeouts)
-            observer?.didEnd(.success(response.status), elapsed: .now - sent)
+            observer?.didEnd(.success(response.status), elapsed: .nanoseconds(LoopInstant.now.nanoseconds(since: sent)))
         } catch {
-            observer?.didEnd(.failure(error), elapsed: .now - sent)
+            observer?.didEnd(.failure(error), elapsed: .nanoseconds(LoopInstant.now.nanoseconds(since: sent)))
             throw failure(sending: error, key: key, endpoint: call.base.endpoint)
         }
         // A whole body (as the HTTP/1.1 client returns it) is taken as it is, without an async call.
