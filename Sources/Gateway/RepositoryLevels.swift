@@ -93,4 +93,13 @@ enum RepositoryLevels: PeekableDatastore {
         case .diskAndShared(let levels): levels.l1.peek(key)
         }
     }
+
+    /// The disk level's entry for `key` when it reads it in place, promoted into memory; the
+    /// other chains answer `nil` (their `get` reads below memory).
+    func peekBelow(_ key: ResourceKey) -> CacheEntry<Representation>? {
+        switch self {
+        case .disk(let levels): levels.promotedEntryInPlace(for: key)
+        case .memory, .shared, .diskAndShared: nil
+        }
+    }
 }
