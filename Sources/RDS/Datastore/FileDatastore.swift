@@ -121,6 +121,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// is read on the key's queue, in order with its changes.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         let location = try writtenLocations.location(of: key) ?? location(of: key)
+        // Found missing by the fast path just before (``entryInPlace(for:)``), nothing begun since.
+        if changesInFlight.takeMissing(location.entryPath) { return nil }
         if let found = readInPlace(at: location, for: key) { return found }
         let (budget, maxEntryBytes, writtenLocations) = (budget, maxEntryBytes, writtenLocations)
         changesInFlight.countReadOnQueue()
@@ -167,7 +169,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
             // The file's newest change, not written yet; another key's (names collided) is a miss.
             return .some(pending.location.keyBytes == location.keyBytes ? pending.entry : nil)
         }
-        guard changesInFlight.isQuiet(location.bucket),
+        guard let quiet = changesInFlight.quietMark(location.bucket),
             let read = BlockingFileIO.readCachedEntryFile(
                 at: location.path, maxSize: maxEntryBytes, headerSize: FileEntryFormat.headerSize,
                 expectedSize: FileEntryFormat.fileSize(header:))
@@ -175,6 +177,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         switch read {
         case .missing:
             writtenLocations.hold(location, for: key)  // a cold miss: its answer is written next
+            changesInFlight.noteMissing(location.entryPath, bucket: location.bucket, since: quiet)
             return .some(nil)
         case .contents(let contents):
             // An unusable file is removed on the queue, in order with the key's changes.

@@ -191,7 +191,10 @@ public enum FileEntryFormat {
             guard bytes.isEmpty else { throw InvalidEntry() }
             return nil
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw InvalidEntry() }
+        let run = UnsafeRawBufferPointer(rebasing: bytes)
+        // ASCII (nearly every validator) is valid UTF-8 as it is: no need for the generic validation.
+        if !run.contains(where: { $0 >= 0x80 }) { return String(decoding: run, as: UTF8.self) }
+        guard let text = String(validating: run, as: UTF8.self) else { throw InvalidEntry() }
         return text
     }
 
