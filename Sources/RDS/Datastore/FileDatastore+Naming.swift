@@ -30,7 +30,8 @@ extension FileDatastore {
 
     /// The location of a key being written: the one held for it in ``writtenLocations``, else
     /// made (see ``location(of:)``) and held from now on. An entry saved is renewed each time it
-    /// expires and is revalidated; reads come from a far wider set of keys, and make theirs.
+    /// expires and is revalidated; reads use a held location too, but come from a far wider set
+    /// of keys: one they make is held only when its file is missing (its answer is written next).
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.
     func writtenLocation(of key: Key) throws(DatastoreError) -> Location {
         if let held = writtenLocations.location(of: key) { return held }
