@@ -129,16 +129,35 @@ public enum FileEntryFormat {
 
     /// Validates `bytes` and returns the entry they hold if it belongs to `keyBytes`.
     public static func decode(_ bytes: [UInt8], keyBytes: [UInt8]) -> Decoded {
-        do {
-            return try bytes.withUnsafeBytes { try parse($0, keyBytes: keyBytes) }
-        } catch {
-            return .invalid
+        switch decode(bytes, keyBytes: keyBytes, value: { Array($0) }) {
+        case .some(.some(let entry)): .entry(entry)
+        case .some(.none): .otherKey
+        case .none: .invalid
+        }
+    }
+
+    /// Validates `bytes` and decodes the entry they hold with `value`, which gets the value's
+    /// bytes where they lie (no copy of them is made here): `.some(entry)`, `.some(nil)` for
+    /// another key's entry, `nil` for bytes that are not a valid entry or a value that `value`
+    /// cannot decode.
+    static func decode<Value>(
+        _ bytes: [UInt8], keyBytes: [UInt8], value: (UnsafeRawBufferPointer) throws -> Value
+    ) -> CacheEntry<Value>?? {
+        bytes.withUnsafeBytes { raw -> CacheEntry<Value>?? in
+            do {
+                guard let parsed = try parse(raw, keyBytes: keyBytes) else { return .some(nil) }
+                return .some(parsed.withValue(try value(UnsafeRawBufferPointer(rebasing: raw[parsed.value]))))
+            } catch {
+                return nil
+            }
         }
     }
 
     private struct InvalidEntry: Error {}
 
-    private static func parse(_ raw: UnsafeRawBufferPointer, keyBytes: [UInt8]) throws -> Decoded {
+    /// The entry in `raw` with the range of its value's bytes, or `nil` for another key's entry.
+    /// - Throws: ``InvalidEntry``.
+    private static func parse(_ raw: UnsafeRawBufferPointer, keyBytes: [UInt8]) throws -> CacheEntry<Range<Int>>? {
         guard raw.count >= headerSize + checksumSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
             raw[5] & ~Flag.all == 0, raw[6] == 0, raw[7] == 0
         else { throw InvalidEntry() }
@@ -157,21 +176,20 @@ public enum FileEntryFormat {
         guard end == checksumOffset, checksum(of: covered) == readUInt64(raw, at: checksumOffset) else {
             throw InvalidEntry()
         }
-        guard Self.bytes(UnsafeRawBufferPointer(rebasing: raw[key]), equal: keyBytes) else { return .otherKey }
+        guard Self.bytes(UnsafeRawBufferPointer(rebasing: raw[key]), equal: keyBytes) else { return nil }
         let validators = Validators(
             etag: try validator(raw[etag], present: flags & Flag.hasETag != 0),
             lastModified: try validator(raw[lastModified], present: flags & Flag.hasLastModified != 0))
-        return .entry(
-            CacheEntry(
-                value: Array(raw[value]),
-                storedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 40))),
-                expiresAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 48))),
-                validators: validators,
-                initialAge: Double(bitPattern: readUInt64(raw, at: 56)),
-                mustRevalidate: flags & Flag.mustRevalidate != 0,
-                staleWhileRevalidate: flags & Flag.hasStaleWhileRevalidate != 0
-                    ? Double(bitPattern: readUInt64(raw, at: 64)) : nil,
-                staleIfError: flags & Flag.hasStaleIfError != 0 ? Double(bitPattern: readUInt64(raw, at: 72)) : nil))
+        return CacheEntry(
+            value: value,
+            storedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 40))),
+            expiresAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 48))),
+            validators: validators,
+            initialAge: Double(bitPattern: readUInt64(raw, at: 56)),
+            mustRevalidate: flags & Flag.mustRevalidate != 0,
+            staleWhileRevalidate: flags & Flag.hasStaleWhileRevalidate != 0
+                ? Double(bitPattern: readUInt64(raw, at: 64)) : nil,
+            staleIfError: flags & Flag.hasStaleIfError != 0 ? Double(bitPattern: readUInt64(raw, at: 72)) : nil)
     }
 
     /// `true` when `stored` holds exactly `bytes` (compared in one `memcmp`, not byte by byte
