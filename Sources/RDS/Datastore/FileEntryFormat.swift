@@ -104,25 +104,33 @@ public enum FileEntryFormat {
     /// The size of the whole file that a `header` (its first ``headerSize`` bytes)
     /// describes, or `nil` when the header is not one; lets a reader refuse a file whose size
     /// does not match before reading its body.
-    static func fileSize(header: [UInt8]) -> Int? {
-        header.withUnsafeBytes { raw -> Int? in
-            guard raw.count >= headerSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
-                raw[5] & ~Flag.all == 0, raw[6] == 0, raw[7] == 0
-            else { return nil }
-            var total = headerSize + checksumSize
-            for field in 0..<4 {
-                let length = readUInt64(raw, at: 8 + field * 8)
-                guard length <= UInt64(Int.max - total) else { return nil }
-                total += Int(length)
-            }
-            return total
+    static func fileSize(header raw: UnsafeRawBufferPointer) -> Int? {
+        guard raw.count >= headerSize, startsWithMagicAndVersion(raw), raw[5] & ~Flag.all == 0, raw[6] == 0,
+            raw[7] == 0
+        else { return nil }
+        var total = headerSize + checksumSize
+        for field in 0..<4 {
+            let length = readUInt64(raw, at: 8 + field * 8)
+            guard length <= UInt64(Int.max - total) else { return nil }
+            total += Int(length)
         }
+        return total
     }
+
+    /// `true` when `raw` (at least five bytes) starts with the magic and this version, compared
+    /// as one word and one byte.
+    private static func startsWithMagicAndVersion(_ raw: UnsafeRawBufferPointer) -> Bool {
+        raw.loadUnaligned(as: UInt32.self) == magicWord && raw[4] == version
+    }
+
+    /// ``magic`` as the word it is in memory.
+    private static let magicWord: UInt32 = magic.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
 
     /// The key bytes a file's `bytes` hold, unvalidated (``decode(_:keyBytes:)`` checks them), or
     /// `nil` when the header does not describe them.
     static func keyBytes(in bytes: [UInt8]) -> [UInt8]? {
-        guard let size = fileSize(header: Array(bytes.prefix(headerSize))), size == bytes.count else { return nil }
+        let size = bytes.withUnsafeBytes { fileSize(header: UnsafeRawBufferPointer(rebasing: $0.prefix(headerSize))) }
+        guard let size, size == bytes.count else { return nil }
         let length = bytes.withUnsafeBytes { Int(readUInt64($0, at: 8)) }
         return Array(bytes[headerSize..<(headerSize + length)])
     }
@@ -158,8 +166,8 @@ public enum FileEntryFormat {
     /// The entry in `raw` with the range of its value's bytes, or `nil` for another key's entry.
     /// - Throws: ``InvalidEntry``.
     private static func parse(_ raw: UnsafeRawBufferPointer, keyBytes: [UInt8]) throws -> CacheEntry<Range<Int>>? {
-        guard raw.count >= headerSize + checksumSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
-            raw[5] & ~Flag.all == 0, raw[6] == 0, raw[7] == 0
+        guard raw.count >= headerSize + checksumSize, startsWithMagicAndVersion(raw), raw[5] & ~Flag.all == 0,
+            raw[6] == 0, raw[7] == 0
         else { throw InvalidEntry() }
         let flags = raw[5]
         let checksumOffset = raw.count - checksumSize
