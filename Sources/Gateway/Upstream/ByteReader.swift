@@ -75,7 +75,7 @@ struct ByteReader {
     mutating func readString() throws -> String {
         let run = try readRun()
         // ASCII (nearly every field) is valid UTF-8 as it is: no need for the generic validation.
-        if !run.contains(where: { $0 >= 0x80 }) { return String(decoding: run, as: UTF8.self) }
+        if run.isASCII { return String(decoding: run, as: UTF8.self) }
         guard let string = String(validating: run, as: UTF8.self) else { throw failure("invalid UTF-8") }
         return string
     }

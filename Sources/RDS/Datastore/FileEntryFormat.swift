@@ -219,7 +219,7 @@ public enum FileEntryFormat {
         }
         let run = UnsafeRawBufferPointer(rebasing: bytes)
         // ASCII (nearly every validator) is valid UTF-8 as it is: no need for the generic validation.
-        if !run.contains(where: { $0 >= 0x80 }) { return String(decoding: run, as: UTF8.self) }
+        if run.isASCII { return String(decoding: run, as: UTF8.self) }
         guard let text = String(validating: run, as: UTF8.self) else { throw InvalidEntry() }
         return text
     }
