@@ -22,8 +22,9 @@ public final class GatewayDependencyContainer: Sendable {
     public let logger: any Logger
     /// The repository routes, by repository name in sorted order.
     public let routes: [RepositoryRoute]
-    /// Each route (in the order of ``routes``) with the parts its requests use.
-    let routeResources: [RouteResources]
+    /// Each route (in the order of ``routes``) with the parts its requests use, found by the
+    /// first segment of its template.
+    let routeTable: RouteTable
     /// The process's metrics.
     public let metrics: GatewayMetrics
     /// What `/health/ready` reports.
@@ -133,11 +134,12 @@ public final class GatewayDependencyContainer: Sendable {
             Self.observe(name, parts: parts, disk: configuration.cache.disk != nil, metrics: metrics, readiness: readiness)
         }
         self.routes = parts.routes
-        self.routeResources = parts.routes.map { route in
+        let routeResources = parts.routes.map { route in
             RouteResources(
                 route: route, repository: parts.factories[route.name]?.makeRepository(),
                 outbox: parts.outboxes[route.name], refresher: parts.refreshers[route.name])
         }
+        self.routeTable = RouteTable(routeResources)
         self.factories = parts.factories
         self.memoryLevels = parts.memoryLevels
         self.diskLevels = parts.diskLevels

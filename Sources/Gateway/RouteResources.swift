@@ -1,7 +1,7 @@
 import RDS
 
 /// What a request on one repository route needs of its container, found with the route when
-/// the path matches (``GatewayDependencyContainer/routeResources``) instead of looked up by the
+/// the path matches (``GatewayDependencyContainer/routeTable``) instead of looked up by the
 /// repository's name on every request: the repository, its write outbox and its refresher.
 final class RouteResources: Sendable {
     /// The route.

@@ -18,6 +18,7 @@ public enum ConditionalRequest {
 
     /// The outcome for `headers` of a GET or HEAD against a representation with `etag` / `lastModified`.
     public static func evaluate(_ headers: HTTPHeaders, etag: String?, lastModified: String?) -> Outcome {
+        guard holdsPrecondition(headers) else { return .proceed }
         if let list = headers["If-Match"] {
             guard let etag, matches(list, etag, weak: false) else { return .preconditionFailed }
         } else if let since = headers["If-Unmodified-Since"].flatMap(HTTPDateParser.parse),
@@ -39,6 +40,18 @@ public enum ConditionalRequest {
             let modified = lastModified.flatMap(HTTPDateParser.parse)
         else { return false }
         return modified <= since
+    }
+
+    /// `true` when a field name of `headers` starts with `If-`: most requests carry none, and then
+    /// none of the four precondition fields is looked up by name.
+    private static func holdsPrecondition(_ headers: HTTPHeaders) -> Bool {
+        headers.fields.withUnsafeBufferPointer { fields in
+            fields.contains { field in
+                var name = field.name.utf8.makeIterator()
+                let (i, f, dash) = (name.next() ?? 0, name.next() ?? 0, name.next() ?? 0)
+                return i | 0x20 == UInt8(ascii: "i") && f | 0x20 == UInt8(ascii: "f") && dash == UInt8(ascii: "-")
+            }
+        }
     }
 
     /// `true` when the entity-tag `list` holds `etag` or is `*`: weak comparison (RFC 9110

@@ -25,11 +25,14 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Work and jobs handed over from other threads; closed once the loop's thread has ended.
     private let inbox = Mutex(Inbox())
     private let wakePending = Atomic<Bool>(false)
-    private let checkInterval: Duration
+    /// How often the channels' deadlines are checked, in nanoseconds.
+    private let checkInterval: Int64
     private var registered: [Int32: any EventLoopChannel] = [:]
     private var isStopped = false
     private var cachedNow = ContinuousClock.now
     private var isNowStale = true
+    private var cachedInstant = LoopInstant.now
+    private var isInstantStale = true
     /// Work and jobs handed over on the loop's own thread.
     private var localWork: [@Sendable () -> Void] = []
     private var localJobs: [UnownedJob] = []
@@ -73,7 +76,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
             Glibc.close(wakeWriter)
             throw error
         }
-        self.checkInterval = checkInterval
+        self.checkInterval = LoopInstant.nanoseconds(of: checkInterval)
         readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
     }
 
@@ -157,7 +160,10 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Runs `work` on the loop's thread once `due` has passed (call on the loop's thread). There
     /// is no cancelling: `work` checks whether it still applies.
     public func schedule(at due: ContinuousClock.Instant, _ work: @escaping () -> Void) {
-        timers.schedule(at: due, work)
+        // Kept on the loop's monotonic clock (see ``instant``); both clocks read now, so that the
+        // timer fires neither early nor late by a stale reading.
+        let delay = LoopInstant.nanoseconds(of: ContinuousClock.now.duration(to: due))
+        timers.schedule(at: LoopInstant.now.advanced(byNanoseconds: delay), work)
     }
 
     private func wake() {
@@ -175,6 +181,16 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
             isNowStale = false
         }
         return cachedNow
+    }
+
+    /// ``now`` as a ``LoopInstant`` (the monotonic clock in nanoseconds, cheaper to keep and
+    /// compare): read at most once per loop turn too.
+    public var instant: LoopInstant {
+        if isInstantStale {
+            cachedInstant = .now
+            isInstantStale = false
+        }
+        return cachedInstant
     }
 
     /// The channels this loop owns now.
@@ -205,18 +221,20 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     private func run() {
         pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
-        var nextCheck = ContinuousClock.now + checkInterval
+        var nextCheck = LoopInstant.now.advanced(byNanoseconds: checkInterval)
         while !isStopped {
             isNowStale = true
+            isInstantStale = true
             epoll.wait(timeoutMilliseconds: waitTimeout(until: nextCheck)) { token, events in
                 if token == Self.wakeToken { return drainWakePipe() }
                 registered[Int32(truncatingIfNeeded: token)]?.handle(events)
             }
             runPending()
-            let now = self.now
-            for work in timers.takeDue(at: now) { work() }
-            if now >= nextCheck {
-                nextCheck = now + checkInterval
+            let turn = instant
+            for work in timers.takeDue(at: turn) { work() }
+            if turn >= nextCheck {
+                nextCheck = turn.advanced(byNanoseconds: checkInterval)
+                let now = self.now
                 for channel in registered.values { channel.checkDeadline(now: now) }
             }
         }
@@ -231,13 +249,12 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     /// How long `epoll_wait` may block: until the next deadline check or timer, rounded up to a
     /// millisecond; not at all while work handed over on the loop's thread is waiting.
-    private func waitTimeout(until nextCheck: ContinuousClock.Instant) -> Int32 {
+    private func waitTimeout(until nextCheck: LoopInstant) -> Int32 {
         guard localWork.isEmpty, localJobs.isEmpty else { return 0 }
         let wakeAt = min(nextCheck, timers.earliest ?? nextCheck)
-        let delay = ContinuousClock.now.duration(to: wakeAt)
-        guard delay > .zero else { return 0 }
-        let (seconds, attoseconds) = delay.components
-        return Int32(min(Int64(Int32.max), seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        let delay = wakeAt.nanoseconds(since: .now)
+        guard delay > 0 else { return 0 }
+        return Int32(min(Int64(Int32.max), delay / 1_000_000 + (delay % 1_000_000 == 0 ? 0 : 1)))
     }
 
     private func drainWakePipe() {

@@ -6,7 +6,7 @@
 /// new due time is earlier than the one already pending, so the heap holds about one timer per user.
 struct EventLoopTimers {
     private struct Timer {
-        let due: ContinuousClock.Instant
+        let due: LoopInstant
         let order: UInt64
         let work: () -> Void
 
@@ -20,10 +20,10 @@ struct EventLoopTimers {
     var count: Int { heap.count }
 
     /// When the earliest timer is due, if any.
-    var earliest: ContinuousClock.Instant? { heap.first?.due }
+    var earliest: LoopInstant? { heap.first?.due }
 
     /// Adds `work`, to run once `due` has passed.
-    mutating func schedule(at due: ContinuousClock.Instant, _ work: @escaping () -> Void) {
+    mutating func schedule(at due: LoopInstant, _ work: @escaping () -> Void) {
         nextOrder += 1
         heap.append(Timer(due: due, order: nextOrder, work: work))
         var child = heap.count - 1
@@ -36,7 +36,7 @@ struct EventLoopTimers {
     }
 
     /// Removes and returns the work of every timer due at `now`, earliest first.
-    mutating func takeDue(at now: ContinuousClock.Instant) -> [() -> Void] {
+    mutating func takeDue(at now: LoopInstant) -> [() -> Void] {
         var due: [() -> Void] = []
         while let first = heap.first, first.due <= now {
             due.append(first.work)

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HTTP1
+import Sockets
 
 /// The request deadline and what makes a connection the one to close when the server is full.
 struct HTTPConnectionStateMachineSlotTests {
@@ -8,10 +9,10 @@ struct HTTPConnectionStateMachineSlotTests {
     let timeouts = HTTPServer.Configuration.Timeouts(
         headerRead: .seconds(10), bodyRead: .seconds(30), request: .seconds(40), idleKeepAlive: .seconds(60),
         write: .seconds(20))
-    let start = ContinuousClock.now
+    let start = LoopInstant.now
 
     @Test func readingBody_IsDropped_AtRequestDeadline_WhileBytesKeepTrickling() {
-        var machine = Machine(timeouts: timeouts, now: start)
+        var machine = Machine(timeouts: Machine.Timeouts(timeouts), now: start)
         machine.bytesReceived(now: start + .seconds(1))
         #expect(machine.headReceived(expectsContinue: false, now: start + .seconds(2)) == .none)
         for second in stride(from: 4, through: 40, by: 4) {
@@ -24,7 +25,7 @@ struct HTTPConnectionStateMachineSlotTests {
 
     @Test func readingHead_DeadlineIsTheRequestDeadline_WhenThatComesFirst() {
         let short = HTTPServer.Configuration.Timeouts(headerRead: .seconds(10), request: .seconds(3))
-        var machine = Machine(timeouts: short, now: start)
+        var machine = Machine(timeouts: Machine.Timeouts(short), now: start)
         machine.bytesReceived(now: start + .seconds(1))
         #expect(machine.requestDeadline == start + .seconds(4))
         #expect(machine.phaseDeadline == start + .seconds(4))
@@ -32,7 +33,7 @@ struct HTTPConnectionStateMachineSlotTests {
     }
 
     @Test func nextRequest_GetsFreshRequestDeadline_FromItsFirstByte() {
-        var machine = Machine(timeouts: timeouts, now: start)
+        var machine = Machine(timeouts: Machine.Timeouts(timeouts), now: start)
         machine.bytesReceived(now: start)
         machine.requestReceived(keepAlive: true)
         #expect(machine.requestDeadline == nil)
@@ -42,7 +43,7 @@ struct HTTPConnectionStateMachineSlotTests {
     }
 
     @Test func isIdle_BetweenRequestsOnly_SinceTheLastResponse() {
-        var machine = Machine(timeouts: timeouts, now: start)
+        var machine = Machine(timeouts: Machine.Timeouts(timeouts), now: start)
         #expect(machine.isIdle)
         #expect(machine.idleSince == start)
         machine.bytesReceived(now: start + .seconds(1))
@@ -57,7 +58,7 @@ struct HTTPConnectionStateMachineSlotTests {
     }
 
     @Test func streamStarted_MarksStreaming_UntilTheStreamEnds() {
-        var machine = Machine(timeouts: timeouts, now: start)
+        var machine = Machine(timeouts: Machine.Timeouts(timeouts), now: start)
         machine.streamStarted()
         #expect(!machine.isStreaming)
         machine.bytesReceived(now: start)

@@ -1,14 +1,15 @@
 import Testing
 
 @testable import HTTP1
+import Sockets
 
 struct HTTPConnectionStateMachineTests {
     typealias Machine = HTTPConnectionStateMachine
     let timeouts = HTTPServer.Configuration.Timeouts(
         headerRead: .seconds(10), bodyRead: .seconds(30), idleKeepAlive: .seconds(60), write: .seconds(20))
-    let start = ContinuousClock.now
+    let start = LoopInstant.now
 
-    func makeMachine() -> Machine { Machine(timeouts: timeouts, now: start) }
+    func makeMachine() -> Machine { Machine(timeouts: Machine.Timeouts(timeouts), now: start) }
 
     /// A machine whose first request arrived at `start` and is being answered.
     func makeRespondingMachine(keepAlive: Bool = true) -> Machine {

@@ -38,6 +38,11 @@ struct ConditionalRequestTests {
              headers: ["If-None-Match": "\"v2\"", "If-Modified-Since": later], expected: .proceed),
         Case(name: "If-Match failing wins over If-None-Match",
              headers: ["If-Match": "\"v2\"", "If-None-Match": etag], expected: .preconditionFailed),
+        Case(name: "names in any case: if-none-match", headers: ["if-none-match": etag], expected: .notModified),
+        Case(name: "names in any case: IF-MATCH", headers: ["IF-MATCH": "\"v2\""], expected: .preconditionFailed),
+        Case(name: "a precondition after other fields",
+             headers: ["Host": "a", "Accept": "*/*", "If-Modified-Since": later], expected: .notModified),
+        Case(name: "fields starting with If but no precondition", headers: ["Iffy": "x", "If": "y"], expected: .proceed),
     ]
 
     @Test(arguments: cases)

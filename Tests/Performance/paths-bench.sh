@@ -33,6 +33,8 @@
 #             column shows the share
 #   idle-10k  IDLE idle keep-alive connections held open while 100 active ones load /hit/:
 #             gateway-idle against nginx; RSS is the whole process tree while holding them
+# Each measured run follows a `sync` (since 2026-11-27 11:30): writeback of the fills or of another
+# peer's cache files no longer stalls whichever peer runs next.
 # Varnish runs the rows in VARNISH_ROWS (all but idle-10k); PEERS=... leaves peers out.
 # Columns (one line per row and peer): req/s (median of the rounds; MB/s for big-1m), ratios
 # against nginx and against Varnish, p50 and p99 (ms), server CPU µs per request (the proxy's
@@ -140,6 +142,8 @@ wrk_run() {
   port="$(port_of "$peer")"; pids="$(pids_of "$peer")"; url="http://127.0.0.1:$port"
   export KEYS="$keys" KEY_PREFIX="$prefix"
   ((warm > 0)) && wrk -t1 -c"$conns" -d"${warm}s" -s "$script" "$url" >/dev/null
+  # Dirty pages of earlier runs (the fills, another peer's cache files) written out now, not in this run.
+  sync
   [[ "$row" == reval ]] && sleep 2.2   # every entry stored or renewed before is expired now (max-age=1)
   local u0 u1
   rss0="$(rss_kib "$pids")"; t0="$(cpu_ticks "$pids")"; s0="$(head -1 /proc/stat)"; u0="$(origin_requests)"

@@ -1,4 +1,5 @@
 import RDS
+import Sockets
 
 /// The gateway's metrics by name: what `/metrics` shows and what the request path records.
 ///
@@ -112,7 +113,8 @@ public final class GatewayMetrics: Sendable {
     ///   - status: The response status.
     ///   - duration: The time spent answering.
     public func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        recorder(route: route, repository: nil).record(method: method, status: status, duration: duration, cacheResult: nil)
+        recorder(route: route, repository: nil).record(
+            method: method, status: status, nanoseconds: LoopInstant.nanoseconds(of: duration), cacheResult: nil)
     }
 
     /// The recorder of a route's requests (and of its repository's reads, when it has one), with

@@ -49,6 +49,11 @@ public final class Histogram: MetricSeries {
         }
     }
 
+    /// Counts one duration of `nanoseconds`, in seconds.
+    public func observe(nanoseconds: Int64) {
+        observe(Double(nanoseconds) / 1e9)
+    }
+
     /// Counts one duration, in seconds.
     public func observe(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components

@@ -25,13 +25,13 @@ public final class RouteRecorder: Sendable {
         self.cacheLookups = cacheLookups
     }
 
-    /// Counts one answered request by method and status, observes its latency, and, for a
-    /// repository route, counts how the cache answered it.
+    /// Counts one answered request by method and status, observes its latency of `nanoseconds`,
+    /// and, for a repository route, counts how the cache answered it.
     public func record(
-        method: String, status: Int, duration elapsed: Duration, cacheResult: GatewayMetrics.CacheResult?
+        method: String, status: Int, nanoseconds: Int64, cacheResult: GatewayMetrics.CacheResult?
     ) {
         counter(method: method, status: status).increment()
-        duration.observe(elapsed)
+        duration.observe(nanoseconds: nanoseconds)
         if let cacheResult { cacheLookups.first { $0.result == cacheResult }?.counter.increment() }
     }
 

@@ -1,5 +1,6 @@
 import HTTP1
 import RDS
+import Sockets
 
 /// Methods counted by name, with their request log field; any other token is counted as `other`,
 /// so clients cannot add series. (Globals: a generic type has no stored static properties. A short
@@ -62,17 +63,17 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
 
     /// The fast path: asks `inner` first, so that a request it cannot answer at once costs nothing more.
     public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
-        let start = ContinuousClock.now
+        let start = LoopInstant.now
         guard var answered = respondClassified(&request) else { return nil }
         finish(
-            &answered.response, for: request, route: answered.route,
+            &answered.response, method: request.method, path: request.path, route: answered.route,
             id: RequestID(header: request.headers[RequestID.headerName]), since: start)
         return answered.response
     }
 
     /// The async path, with the request's ``RequestContext`` (its id) bound for every task the answer starts.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let start = ContinuousClock.now
+        let start = LoopInstant.now
         let id = RequestID(header: request.headers[RequestID.headerName])
         var request = request
         request.headers[RequestID.headerName] = id.value
@@ -82,7 +83,8 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         var answer = await context.bind { await inner.handle(request) }
         // The server cancels the handling task when the client goes away.
         finish(
-            &answer, for: request, route: context.route ?? classify(request), id: id, since: start,
+            &answer, method: request.method, path: request.path, route: context.route ?? classify(request), id: id,
+            since: start,
             clientGone: Task.isCancelled, error: context.problemField)
         return answer
     }
@@ -90,29 +92,30 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// nginx's status for a request whose client closed the connection before the answer.
     static var clientClosedRequest: Int { 499 }
 
-    /// Counts and logs the answer, and adds the request id to it (in place: its fields are
-    /// usually not shared, so they are not copied).
+    /// Counts and logs the answer to a `requestMethod` request for `path`, and adds the request id
+    /// to it (in place: its fields are usually not shared, so they are not copied). Given the
+    /// request's method and path, not the request: reading an `inout` request whole copies it.
     private func finish(
-        _ response: inout HTTPResponse, for request: HTTPRequest, route classification: RouteClassification,
-        id: RequestID, since start: ContinuousClock.Instant, clientGone: Bool = false, error: String? = nil
+        _ response: inout HTTPResponse, method requestMethod: HTTPMethod, path: Substring,
+        route classification: RouteClassification, id: RequestID, since start: LoopInstant, clientGone: Bool = false, error: String? = nil
     ) {
-        let duration = ContinuousClock.now - start
+        let nanoseconds = LoopInstant.now.nanoseconds(since: start)
         let status = clientGone ? Self.clientClosedRequest : response.status
-        let counted = instrumentedMethods.firstIndex { $0.method == request.method }
+        let counted = instrumentedMethods.firstIndex { $0.method == requestMethod }
         let method = counted.map { instrumentedMethods[$0].method.rawValue } ?? "other"
         let cache = response.headers["X-Cache"]
         let cacheResult = cache.flatMap(GatewayMetrics.CacheResult.init(xCache:))
         // A route's own recorder, resolved when it was built; others' series are found by label.
         let recorder =
             classification.recorder ?? metrics.recorder(route: classification.route, repository: classification.repository)
-        recorder.record(method: method, status: status, duration: duration, cacheResult: cacheResult)
+        recorder.record(method: method, status: status, nanoseconds: nanoseconds, cacheResult: cacheResult)
         // Sorted by name, as `Logger.log(_:_:writingFields:)` requires; the constant parts prepared.
         logger.log(status >= 500 ? .error : .info, "request") { fields in
             if let cache { fields.write(requestLogNames.cache, string: cache) }
-            fields.write(requestLogNames.duration, milliseconds: duration)
+            fields.write(requestLogNames.duration, durationNanoseconds: nanoseconds)
             if let error { fields.write(requestLogNames.error, string: error) }
             fields.write(counted.map { instrumentedMethods[$0].logField } ?? otherMethodLogField)
-            fields.write(requestLogNames.path, string: request.path)
+            fields.write(requestLogNames.path, string: path)
             if let repository = classification.logFields.repository { fields.write(repository) }
             fields.write(requestLogNames.requestID, string: id.value)
             fields.write(classification.logFields.route)
@@ -120,7 +123,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         }
         if let error, !clientGone {
             recentProblems?.record(
-                method: method, path: String(request.path), status: status, requestID: id.value, chain: error)
+                method: method, path: String(path), status: status, requestID: id.value, chain: error)
         }
         response.headers[RequestID.headerName] = id.value
     }

@@ -134,11 +134,12 @@ public struct GatewayRouter: HTTPHandler {
         return nil
     }
 
-    /// The first route fitting `path`; `capturing: false` leaves the captures empty (classification).
+    /// The first route fitting `path` (of those its first segment may fit); `capturing: false`
+    /// leaves the captures empty (classification).
     private func matchOrReject(
         _ path: Substring, capturing: Bool = true
     ) -> Result<(RouteResources, RouteCaptures), GatewayError> {
-        for resources in container.routeResources {
+        for resources in container.routeTable.candidates(for: path) {
             let template = resources.route.template
             switch capturing ? template.match(path) : template.matchShape(path) {
             case .noMatch: continue

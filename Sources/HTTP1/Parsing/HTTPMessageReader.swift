@@ -39,25 +39,36 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
         _ buffer: UnsafeRawBufferPointer, limits: HTTPParserLimits, endOfStream: Bool,
         framing: (Head) throws(HTTPParseError) -> HTTPBodyFraming
     ) -> HTTPParseResult<Message> {
-        if head == nil {
+        guard let head else {
             switch headReader.read(buffer, limits: limits) {
             case .incomplete: return .incomplete
             case .invalid(let error): return .invalid(error)
             case .complete(let startLine, let headers, let end):
                 let parsed = Head(startLine: startLine, headers: headers)
+                var reader: HTTPBodyReader
                 do throws(HTTPParseError) {
-                    body = HTTPBodyReader(framing: try framing(parsed), start: end)
+                    reader = HTTPBodyReader(framing: try framing(parsed), start: end)
                 } catch {
                     return .invalid(error)
                 }
-                head = parsed
+                // A message whose body is in too (most are) never passes through the stored state.
+                let result = Self.message(parsed, reader.read(buffer, limits: limits, endOfStream: endOfStream))
+                if case .incomplete = result {
+                    head = parsed
+                    body = reader
+                }
+                return result
             }
         }
-        guard let head else { return .incomplete }
-        switch body?.read(buffer, limits: limits, endOfStream: endOfStream) {
-        case .complete(let bytes, let end): return .complete(Message(head: head, body: bytes), consumed: end)
-        case .invalid(let error): return .invalid(error)
-        case .incomplete, nil: return .incomplete
+        return Self.message(head, body?.read(buffer, limits: limits, endOfStream: endOfStream))
+    }
+
+    /// The message of `head` once its body reader's `outcome` is complete.
+    private static func message(_ head: Head, _ outcome: HTTPBodyReader.Outcome?) -> HTTPParseResult<Message> {
+        switch outcome {
+        case .complete(let bytes, let end): .complete(Message(head: head, body: bytes), consumed: end)
+        case .invalid(let error): .invalid(error)
+        case .incomplete, nil: .incomplete
         }
     }
 }

@@ -4,8 +4,7 @@ extension HTTPConnection {
     /// (one the loop keeps between requests), so the handler (and an upstream call it makes on
     /// ``EventLoop/current``) runs on the loop's thread and its answer is queued without a thread switch.
     /// Returns `true` when the connection is ready for the next request at once.
-    func dispatch(_ request: HTTPRequest) -> Bool {
-        var request = request
+    func dispatch(_ request: consuming HTTPRequest) -> Bool {
         request.remoteAddress = remoteAddress
         if isReserved, refusesOutsideReserve(request) { return false }
         machine.requestReceived(
@@ -59,7 +58,7 @@ extension HTTPConnection {
 
     /// The state machine's verdict once a whole response is queued.
     private func responseSent() -> Bool {
-        let action = machine.responseSent(now: loop.now)
+        let action = machine.responseSent(now: loop.instant)
         guard action != .readNextRequest else { return true }
         perform(action)
         return false

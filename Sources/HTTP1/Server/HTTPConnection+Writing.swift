@@ -1,3 +1,5 @@
+import Sockets
+
 extension HTTPConnection {
     /// Queues bytes behind whatever is already waiting (by reference: a body is not copied);
     /// `flush()` sends them.
@@ -15,7 +17,7 @@ extension HTTPConnection {
             case .sent:
                 continue
             case .wouldBlock:
-                machine.writeBlocked(now: loop.now)
+                machine.writeBlocked(now: loop.instant)
                 capStreamLag()
                 waitForWritable(true)
                 return
@@ -42,7 +44,7 @@ extension HTTPConnection {
     /// up within `limits.maxStreamLag` of falling behind, however slowly it makes progress.
     private func capStreamLag() {
         guard isStreaming else { return }
-        let since = streamBehindSince ?? loop.now
+        let since = streamBehindSince ?? loop.instant
         streamBehindSince = since
         machine.capWriteDeadline(at: since + context.configuration.limits.maxStreamLag)
     }

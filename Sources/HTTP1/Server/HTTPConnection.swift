@@ -28,7 +28,7 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
     /// `true` while a streamed body is being written.
     var isStreaming = false
     /// Since when a streamed body has had bytes queued that the client did not take.
-    var streamBehindSince: ContinuousClock.Instant?
+    var streamBehindSince: LoopInstant?
     /// Close once `outbound` is written.
     var closesAfterFlush = false
     /// The method of the request being answered (`HEAD` is answered without a body).
@@ -42,7 +42,7 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
     var drainWaiter: UnsafeContinuation<Bool, Never>?
     /// Set while lingering: the response is out and the write side shut down; input is read
     /// and dropped until the client closes or this instant passes (so it sees the response, not a reset).
-    private var lingerDeadline: ContinuousClock.Instant?
+    private var lingerDeadline: LoopInstant?
 
     /// Accepted into the reserve past `maxConnections`: answers `reservedPaths` only, then closes.
     var isReserved = false
@@ -58,7 +58,7 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
         self.loop = loop
         self.context = context
         self.remoteAddress = remoteAddress
-        self.machine = HTTPConnectionStateMachine(timeouts: context.configuration.timeouts, now: loop.now)
+        self.machine = HTTPConnectionStateMachine(timeouts: context.timeouts, now: loop.instant)
         self.parser = HTTPRequestParser(limits: context.configuration.limits.parser)
     }
 
@@ -107,7 +107,7 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
-        machine.bytesReceived(now: loop.now)
+        machine.bytesReceived(now: loop.instant)
         guard machine.state != .responding, machine.state != .closing, inbound.isEmpty, !isParsing else {
             if acceptsMoreInput { inbound.append(bytes) }
             if inbound.count > context.configuration.limits.maxBufferedBytes { suspendReading() }
@@ -136,7 +136,7 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
         isParsing = true
         defer { isParsing = false }
         resumeReading()
-        machine.bytesReceived(now: loop.now)
+        machine.bytesReceived(now: loop.instant)
         let snapshot = inbound.snapshot()
         let consumed = snapshot.withBytes { parseRequests(in: $0) }
         inbound.consume(consumed, of: snapshot)
@@ -154,7 +154,7 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
                 guard dispatch(request) else { return offset }
             case .incomplete:
                 if parser.isReadingBody {
-                    perform(machine.headReceived(expectsContinue: parser.takeContinueExpectation(), now: loop.now))
+                    perform(machine.headReceived(expectsContinue: parser.takeContinueExpectation(), now: loop.instant))
                 }
                 return offset
             case .invalid(let error):
@@ -167,8 +167,10 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
 
     // MARK: Deadlines and shutdown
 
-    /// Applies any deadline that has passed by `now` (called by the loop's timer).
-    func checkDeadline(now: ContinuousClock.Instant) {
+    /// Applies any deadline that has passed by now (called by the loop's timer; the deadlines
+    /// are kept on ``EventLoop/instant``, the same turn's reading as `now`).
+    func checkDeadline(now _: ContinuousClock.Instant) {
+        let now = loop.instant
         if let lingerDeadline {
             if lingerDeadline <= now { close() }
             return
@@ -212,7 +214,7 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
     func closeGracefully() {
         guard !isClosed, lingerDeadline == nil else { return }
         socket.shutdownWrite()
-        lingerDeadline = loop.now + .seconds(2)
+        lingerDeadline = loop.instant + .seconds(2)
         inbound.discard()
         resumeReading()
     }

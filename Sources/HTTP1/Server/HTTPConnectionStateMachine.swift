@@ -1,3 +1,5 @@
+import Sockets
+
 /// The life of one HTTP/1.1 connection as a pure value: it is told what happened (bytes arrived,
 /// a request head or a whole request was parsed, a response went out, time passed, the server is
 /// shutting down) and answers with what to do. No I/O, no clock of its own: `HTTPConnection`
@@ -44,29 +46,46 @@ struct HTTPConnectionStateMachine {
         case close
     }
 
-    private let timeouts: HTTPServer.Configuration.Timeouts
+    /// The server's timeouts in nanoseconds, converted once per server.
+    struct Timeouts: Sendable {
+        let headerRead: Int64
+        let bodyRead: Int64
+        let request: Int64
+        let idleKeepAlive: Int64
+        let write: Int64
+
+        init(_ timeouts: HTTPServer.Configuration.Timeouts) {
+            headerRead = LoopInstant.nanoseconds(of: timeouts.headerRead)
+            bodyRead = LoopInstant.nanoseconds(of: timeouts.bodyRead)
+            request = LoopInstant.nanoseconds(of: timeouts.request)
+            idleKeepAlive = LoopInstant.nanoseconds(of: timeouts.idleKeepAlive)
+            write = LoopInstant.nanoseconds(of: timeouts.write)
+        }
+    }
+
+    private let timeouts: Timeouts
     /// The current state.
     private(set) var state: State
     /// When the current phase times out; `nil` while the handler works.
-    private(set) var phaseDeadline: ContinuousClock.Instant?
+    private(set) var phaseDeadline: LoopInstant?
     /// When a blocked write times out; `nil` when nothing is waiting to be written.
-    private(set) var writeDeadline: ContinuousClock.Instant?
+    private(set) var writeDeadline: LoopInstant?
     /// `false` once the current request asked to close, or the server is shutting down.
     private(set) var keepAlive = true
     /// `true` once the server asked this connection to finish.
     private(set) var isDraining = false
     /// When the request being read must be complete (head and body); `nil` between requests.
-    private(set) var requestDeadline: ContinuousClock.Instant?
+    private(set) var requestDeadline: LoopInstant?
     /// When the connection last became idle (opened, or its last response was sent).
-    private(set) var idleSince: ContinuousClock.Instant
+    private(set) var idleSince: LoopInstant
     /// `true` while the response going out is a stream (Server-Sent Events).
     private(set) var isStreaming = false
 
     /// A new connection, opened at `now`; its first request head is due within `headerRead`.
-    init(timeouts: HTTPServer.Configuration.Timeouts, now: ContinuousClock.Instant) {
+    init(timeouts: Timeouts, now: LoopInstant) {
         self.timeouts = timeouts
         self.state = .waitingForRequest(first: true)
-        self.phaseDeadline = now + timeouts.headerRead
+        self.phaseDeadline = now.advanced(byNanoseconds: timeouts.headerRead)
         self.idleSince = now
     }
 
@@ -78,7 +97,7 @@ struct HTTPConnectionStateMachine {
     }
 
     /// The earlier of the phase and write deadlines.
-    var deadline: ContinuousClock.Instant? {
+    var deadline: LoopInstant? {
         switch (phaseDeadline, writeDeadline) {
         case let (phase?, write?): min(phase, write)
         case let (phase, write): phase ?? write
@@ -88,31 +107,32 @@ struct HTTPConnectionStateMachine {
     /// Bytes arrived at `now`: starts the head and request deadlines on the first byte of a
     /// request and extends the body deadline while a body makes progress (never past the
     /// request deadline).
-    mutating func bytesReceived(now: ContinuousClock.Instant) {
+    mutating func bytesReceived(now: LoopInstant) {
         switch state {
         case .waitingForRequest(let first):
             state = .readingHead
-            requestDeadline = now + timeouts.request
-            phaseDeadline = capped(first ? (phaseDeadline ?? now + timeouts.headerRead) : now + timeouts.headerRead)
+            requestDeadline = now.advanced(byNanoseconds: timeouts.request)
+            let headDeadline = now.advanced(byNanoseconds: timeouts.headerRead)
+            phaseDeadline = capped(first ? (phaseDeadline ?? headDeadline) : headDeadline)
         case .readingBody:
-            phaseDeadline = capped(now + timeouts.bodyRead)
+            phaseDeadline = capped(now.advanced(byNanoseconds: timeouts.bodyRead))
         case .readingHead, .responding, .closing, .closed:
             break
         }
     }
 
     /// `deadline`, or the request deadline when that comes first.
-    private func capped(_ deadline: ContinuousClock.Instant) -> ContinuousClock.Instant {
+    private func capped(_ deadline: LoopInstant) -> LoopInstant {
         guard let requestDeadline else { return deadline }
         return min(deadline, requestDeadline)
     }
 
     /// The head of a request whose body is still to come was parsed.
-    mutating func headReceived(expectsContinue: Bool, now: ContinuousClock.Instant) -> Action {
+    mutating func headReceived(expectsContinue: Bool, now: LoopInstant) -> Action {
         switch state {
         case .waitingForRequest, .readingHead:
             state = .readingBody
-            phaseDeadline = capped(now + timeouts.bodyRead)
+            phaseDeadline = capped(now.advanced(byNanoseconds: timeouts.bodyRead))
             return expectsContinue ? .sendContinue : .none
         case .readingBody, .responding, .closing, .closed:
             return .none
@@ -147,7 +167,7 @@ struct HTTPConnectionStateMachine {
     }
 
     /// The whole response was handed to the writer (a stream: it ended).
-    mutating func responseSent(now: ContinuousClock.Instant) -> Action {
+    mutating func responseSent(now: LoopInstant) -> Action {
         guard state == .responding else { return state == .closing ? .closeAfterFlush : .none }
         isStreaming = false
         guard keepAlive && !isDraining else {
@@ -155,19 +175,19 @@ struct HTTPConnectionStateMachine {
             return .closeAfterFlush
         }
         state = .waitingForRequest(first: false)
-        phaseDeadline = now + timeouts.idleKeepAlive
+        phaseDeadline = now.advanced(byNanoseconds: timeouts.idleKeepAlive)
         idleSince = now
         return .readNextRequest
     }
 
     /// A write could not finish, or made progress while still blocked: it must progress again
     /// within `write`.
-    mutating func writeBlocked(now: ContinuousClock.Instant) {
-        writeDeadline = now + timeouts.write
+    mutating func writeBlocked(now: LoopInstant) {
+        writeDeadline = now.advanced(byNanoseconds: timeouts.write)
     }
 
     /// A blocked write must also be done by `instant` (a stream that fell behind has a lag limit).
-    mutating func capWriteDeadline(at instant: ContinuousClock.Instant) {
+    mutating func capWriteDeadline(at instant: LoopInstant) {
         writeDeadline = min(writeDeadline ?? instant, instant)
     }
 
@@ -177,7 +197,7 @@ struct HTTPConnectionStateMachine {
     }
 
     /// Time passed: the action for any deadline at or before `now`.
-    mutating func timeout(now: ContinuousClock.Instant) -> Action {
+    mutating func timeout(now: LoopInstant) -> Action {
         if let writeDeadline, writeDeadline <= now { return closeNow() }
         guard let phaseDeadline, phaseDeadline <= now else { return .none }
         switch state {

@@ -17,8 +17,8 @@ struct JSONLineBuffer {
     /// The most bytes ``writeString(_:)`` writes for `text`: the quotes and six per byte (`\u00XX`).
     static func stringBound(_ text: some StringProtocol) -> Int { 2 + 6 * text.utf8.count }
 
-    /// The most bytes ``writeMilliseconds(_:)`` writes: a sign, 20 digits of seconds, 3 of
-    /// milliseconds, the point and 6 digits of nanoseconds.
+    /// The most bytes ``writeMilliseconds(nanoseconds:)`` writes: a sign, 13 digits of
+    /// milliseconds, the point and 6 digits of nanoseconds (32 leaves room).
     static var millisecondsBound: Int { 32 }
 
     /// The most bytes ``writeValue(_:)`` writes for `value`.
@@ -158,27 +158,20 @@ struct JSONLineBuffer {
         }
     }
 
-    /// Writes `duration` in milliseconds as a JSON number, from its integer parts: the whole
-    /// milliseconds, then the nanoseconds within the last one, trailing zeros left out (`0.0215`).
-    mutating func writeMilliseconds(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        // Both parts carry the duration's sign.
-        if seconds < 0 || attoseconds < 0 { write(UInt8(ascii: "-")) }
-        let milliseconds = UInt(attoseconds.magnitude / 1_000_000_000_000_000)
-        if seconds == 0 {
-            writeDigits(milliseconds, width: 1)
-        } else {
-            writeDigits(UInt(seconds.magnitude), width: 1)
-            writeDigits(milliseconds, width: 3)
-        }
+    /// Writes a duration of `nanoseconds` in milliseconds: the whole milliseconds, a point and the
+    /// rest down to the nanosecond without trailing zeros (`1.5`, `0.0215`, `2005.0`).
+    mutating func writeMilliseconds(nanoseconds: Int64) {
+        if nanoseconds < 0 { write(UInt8(ascii: "-")) }
+        let magnitude = nanoseconds.magnitude
+        writeDigits(UInt(magnitude / 1_000_000), width: 1)
         write(UInt8(ascii: "."))
-        var nanoseconds = UInt(attoseconds.magnitude / 1_000_000_000 % 1_000_000)
+        var rest = UInt(magnitude % 1_000_000)
         var width = 6
-        while width > 1, nanoseconds % 10 == 0 {
-            nanoseconds /= 10
+        while width > 1, rest % 10 == 0 {
+            rest /= 10
             width -= 1
         }
-        writeDigits(nanoseconds, width: width)
+        writeDigits(rest, width: width)
     }
 
     /// Writes the decimal digits of `value`, left-padded with zeros to `width`: counted first,

@@ -50,15 +50,14 @@ public struct LogFieldWriter {
         line!.writeValue(.int(value))
     }
 
-    /// Writes the field `name` with `duration` in milliseconds: the number from the duration's
-    /// nanoseconds in decimal (no floating-point formatting); collected as a `double`.
-    public mutating func write(_ name: PreparedLogName, milliseconds duration: Duration) {
+    /// Writes the field `name` with a duration of `nanoseconds`, in milliseconds: its decimal
+    /// digits (no floating-point formatting, no `Duration` arithmetic); collected as a `double`.
+    public mutating func write(_ name: PreparedLogName, durationNanoseconds nanoseconds: Int64) {
         guard fits(name.json.count + JSONLineBuffer.millisecondsBound) else {
-            let (seconds, attoseconds) = duration.components
-            return collect(name.name, .double(Double(seconds) * 1e3 + Double(attoseconds) / 1e15))
+            return collect(name.name, .double(Double(nanoseconds) / 1e6))
         }
         name.json.withUnsafeBufferPointer { line!.write($0) }
-        line!.writeMilliseconds(duration)
+        line!.writeMilliseconds(nanoseconds: nanoseconds)
     }
 
     /// Writes the field `name` with `value` (nothing prepared: the name is escaped on each call).

@@ -103,10 +103,10 @@ struct GatewayMetricsTests {
         let statuses = Array(200..<(200 + RouteRecorder.listedCounters + 4))
         for status in statuses {
             for _ in 0..<2 {
-                recorder.record(method: "GET", status: status, duration: .microseconds(50), cacheResult: .hit)
+                recorder.record(method: "GET", status: status, nanoseconds: 50_000, cacheResult: .hit)
             }
         }
-        recorder.record(method: "PUT", status: 200, duration: .seconds(2), cacheResult: nil)
+        recorder.record(method: "PUT", status: 200, nanoseconds: 2_000_000_000, cacheResult: nil)
         metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 200, duration: .milliseconds(1))
 
         let families = try PrometheusTextParser.parse(metrics.prometheusText())
