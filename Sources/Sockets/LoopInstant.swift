@@ -18,9 +18,11 @@ public struct LoopInstant: Comparable, Hashable, Sendable {
         return LoopInstant(nanoseconds: Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec))
     }
 
-    /// The instant `nanoseconds` later.
+    /// The instant `nanoseconds` later, bounded by `Int64` (a timeout of centuries is a deadline
+    /// at the end of time, never one in the past).
     public func advanced(byNanoseconds nanoseconds: Int64) -> LoopInstant {
-        LoopInstant(nanoseconds: self.nanoseconds &+ nanoseconds)
+        let (sum, overflow) = self.nanoseconds.addingReportingOverflow(nanoseconds)
+        return LoopInstant(nanoseconds: overflow ? (nanoseconds > 0 ? .max : .min) : sum)
     }
 
     /// The instant `duration` later.

@@ -20,6 +20,13 @@ struct LoopInstantTests {
         #expect(start < start.advanced(byNanoseconds: 1))
     }
 
+    @Test func sum_PastTheEndOfTime_StaysThere() {
+        let late = LoopInstant(nanoseconds: .max - 5)
+        #expect(late + .seconds(Int64.max) == LoopInstant(nanoseconds: .max))
+        #expect(late.advanced(byNanoseconds: 10) > late)
+        #expect(LoopInstant(nanoseconds: .min + 5).advanced(byNanoseconds: -10) == LoopInstant(nanoseconds: .min))
+    }
+
     @Test func now_NeverGoesBack() {
         var last = LoopInstant.now
         for _ in 0..<1_000 {
