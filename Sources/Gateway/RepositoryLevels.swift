@@ -93,4 +93,15 @@ enum RepositoryLevels: PeekableDatastore {
         case .diskAndShared(let levels): levels.l1.peek(key)
         }
     }
+
+    /// The disk level's entry for `key` when it reads it in place, promoted into memory (with a
+    /// shared level too, the disk level is read as the nested chain's `get` reads it first); the
+    /// other chains answer `nil` (their `get` reads the shared level).
+    func peekBelow(_ key: ResourceKey) -> CacheEntry<Representation>? {
+        switch self {
+        case .disk(let levels): levels.promotedEntryInPlace(for: key) { $0.entryInPlace(for: key) }
+        case .diskAndShared(let levels): levels.promotedEntryInPlace(for: key) { $0.l1.entryInPlace(for: key) }
+        case .memory, .shared: nil
+        }
+    }
 }

@@ -82,6 +82,20 @@ struct RepresentationTests {
         #expect(try Representation(decodingBytes: representation.encodedBytes()) == representation)
     }
 
+    @Test func decodingBytesIn_ReadsOnlyItsPartOfALargerBuffer_AndThrowsForATruncatedOne() throws {
+        let encoded = try Self.sample.encodedBytes()
+        let file: [UInt8] = [9, 9, 9] + encoded + [9, 9]
+        let decoded = try file.withUnsafeBytes { raw in
+            try Representation(decodingBytesIn: UnsafeRawBufferPointer(rebasing: raw[3..<(3 + encoded.count)]))
+        }
+        #expect(decoded == (try Representation(decodingBytes: encoded)))
+        #expect(throws: DatastoreError.self) {
+            try file.withUnsafeBytes { raw in
+                try Representation(decodingBytesIn: UnsafeRawBufferPointer(rebasing: raw[3..<(2 + encoded.count)]))
+            }
+        }
+    }
+
     @Test func byteCount_GrowsWithBody() {
         let small = Representation(status: 200, body: [1])
         let large = Representation(status: 200, body: [UInt8](repeating: 1, count: 10_000))

@@ -37,6 +37,41 @@ struct RouterFastPathTests {
         await upstream.stop()
     }
 
+    @Test func respondImmediately_AnswersAFreshHitOnlyTheDiskLevelHolds_AndKeepsItInMemory() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rds-fast-disk-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let upstream = try await EndToEndUpstream.start()
+        upstream.on("/items/a") { _, _ in
+            EndToEndUpstream.Reply(headers: ["Cache-Control": "max-age=60", "ETag": "\"a\""], body: "from disk")
+        }
+        let clock = EndToEndGateway.makeClock()
+        let configuration = GatewayConfiguration(
+            cache: CacheSettings(disk: DiskCacheSettings(path: folder.path)),
+            services: ["up": ServiceSettings(baseURL: upstream.baseURL)],
+            repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")])
+        let filling = try await Bootstrap.makeContainer(
+            configuration: configuration, clock: clock, logger: RecordingLogger())
+        #expect(await GatewayRouter(container: filling).handle(HTTPRequest(method: .get, target: "/items/a")).status == 200)
+        await Bootstrap.shutdown(container: filling)  // writes the entry to the disk level
+        // A new process: its memory level is empty, the file is in the page cache.
+        let container = try await Bootstrap.makeContainer(
+            configuration: configuration, clock: clock, logger: RecordingLogger())
+        let router = GatewayRouter(container: container)
+        clock.advance(by: 5)
+        let hit = try #require(router.respondImmediately(toCopyOf: HTTPRequest(method: .get, target: "/items/a")))
+        #expect(hit.headers["X-Cache"] == "HIT")
+        #expect(hit.headers["Age"] == "5")
+        #expect(hit.headers["ETag"] == "\"a\"")
+        // Kept in memory: answered again with the disk level's files gone.
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+        #expect(router.respondImmediately(toCopyOf: HTTPRequest(method: .get, target: "/items/a"))?.status == 200)
+        #expect(upstream.calls("/items/a") == 1)
+        await Bootstrap.shutdown(container: container)
+        await upstream.stop()
+    }
+
     @Test func handle_AnswersFromTheMatchRespondImmediatelyNoted_OnlyInItsOwnContainer() async throws {
         let upstream = try await EndToEndUpstream.start()
         for path in ["/items/a", "/items/b", "/other/a"] {

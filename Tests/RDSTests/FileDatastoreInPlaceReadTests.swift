@@ -41,6 +41,24 @@ struct FileDatastoreInPlaceReadTests {
         #expect(store.changesInFlight.readsInPlace == 0)
     }
 
+    @Test func get_AfterTheFastPathFoundTheFileMissing_TrustsThatOnlyUntilAChangeOfItsBucketBegins() async throws {
+        let folder = try DatastoreTestFixtures.Folder()
+        let store = try Store(directory: folder.store)
+        let location = try store.location(of: "k")
+        #expect(store.entryInPlace(for: "k") == nil)
+        #expect(store.changesInFlight.takeMissing(location.entryPath))
+        #expect(!store.changesInFlight.takeMissing(location.entryPath))  // once
+        #expect(store.entryInPlace(for: "k") == nil)
+        try await store.save(DatastoreTestFixtures.entry("v"), for: "k")
+        #expect(try await store.get("k")?.value == "v")
+        // A miss noted before a change began in the bucket is not trusted.
+        let mark = try #require(store.changesInFlight.quietMark(location.bucket))
+        store.changesInFlight.begin(location.bucket)
+        store.changesInFlight.end(location.bucket)
+        store.changesInFlight.noteMissing(location.entryPath, bucket: location.bucket, since: mark)
+        #expect(!store.changesInFlight.takeMissing(location.entryPath))
+    }
+
     @Test func get_OfACorruptFile_GoesToTheQueue_WhichRemovesIt() async throws {
         let folder = try DatastoreTestFixtures.Folder()
         let store = try Store(directory: folder.store)

@@ -5,8 +5,8 @@ import Testing
 @testable import RDS
 
 /// The locations a ``FileDatastore`` holds for the keys it wrote lately: a key saved or renewed
-/// again, or saved after a read found no file for it, is not hashed again (a read is), and the
-/// table never holds more than its capacity.
+/// again, saved after a read found no file for it, or read, is not hashed again, and the table
+/// never holds more than its capacity.
 struct FileLocationCacheTests {
     @Test func hold_StartsTheTableOver_WhenANewKeyFindsItFull() {
         let cache = FileLocationCache<String, Int>(capacity: 2)
@@ -18,7 +18,7 @@ struct FileLocationCacheTests {
         #expect(cache.count == 1 && cache.location(of: "c") == 3 && cache.location(of: "a") == nil)
     }
 
-    @Test func fileDatastore_HashesAWrittenKeyOnce_ForItsSavesAndRenewals() async throws {
+    @Test func fileDatastore_HashesAWrittenKeyOnce_ForItsSavesRenewalsAndReads() async throws {
         let folder = try DatastoreTestFixtures.Folder()
         let (store, hashes) = try Self.storeCountingHashes(in: folder)
         try await store.save(DatastoreTestFixtures.entry("1"), for: "k")
@@ -29,7 +29,9 @@ struct FileLocationCacheTests {
         try await store.save(DatastoreTestFixtures.entry("4"), for: "k")
         #expect(hashes() == 1)
         #expect(try await store.get("k")?.value == "4")
-        #expect(hashes() == 2, "a read makes its own location")
+        #expect(hashes() == 1, "a read uses the location held for a written key")
+        #expect(try await store.get("other") == nil)
+        #expect(hashes() == 2, "a read of a key not held makes its location")
         #expect(try await FileDatastore<String, String>(directory: folder.store).get("k")?.value == "4")
     }
 

@@ -24,11 +24,16 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
     func get(_ key: ResourceKey) async throws -> CacheEntry<Representation>? {
         let entry = try await wrapped.get(key)
         if let entry {
-            if index.tags(of: key) == nil { index.set(TagField.tags(in: entry.value.headers, field: field), for: key) }
+            indexIfNeeded(entry, for: key)
         } else {
             index.remove(key)  // evicted from every level: its tags go with it
         }
         return entry
+    }
+
+    /// Indexes the tags of `entry`, read from a level below memory, unless `key` has some already.
+    private func indexIfNeeded(_ entry: CacheEntry<Representation>, for key: ResourceKey) {
+        if index.tags(of: key) == nil { index.set(TagField.tags(in: entry.value.headers, field: field), for: key) }
     }
 
     func save(_ entry: CacheEntry<Representation>, for key: ResourceKey) async throws {
@@ -53,5 +58,12 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
 
     func peek(_ key: ResourceKey) -> CacheEntry<Representation>? {
         peekable?.peek(key)
+    }
+
+    /// The wrapped levels' entry from below memory, read in place (indexed as ``get(_:)`` indexes).
+    func peekBelow(_ key: ResourceKey) -> CacheEntry<Representation>? {
+        guard let entry = peekable?.peekBelow(key) else { return nil }
+        indexIfNeeded(entry, for: key)
+        return entry
     }
 }

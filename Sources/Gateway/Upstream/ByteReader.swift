@@ -2,24 +2,46 @@ import RDS
 
 /// Reads what ``ByteWriter`` wrote, checking every length against the bytes that are left,
 /// so truncated or garbage input throws instead of crashing or allocating without bound.
+///
+/// It reads the bytes where they lie (an array's storage, or part of an entry file read whole):
+/// use it only within the scope that lends them (``read(_:subject:_:)``).
 struct ByteReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var offset = 0
     /// What is being decoded, for error messages.
     private let subject: String
 
     /// Creates a reader over `bytes` decoding a `subject` (e.g. "representation").
-    init(_ bytes: [UInt8], subject: String) {
+    private init(_ bytes: UnsafeRawBufferPointer, subject: String) {
         self.bytes = bytes
         self.subject = subject
     }
+
+    /// Runs `decode` with a reader over `bytes`, which must not escape it.
+    static func read<Decoded>(
+        _ bytes: UnsafeRawBufferPointer, subject: String, _ decode: (inout ByteReader) throws -> Decoded
+    ) throws -> Decoded {
+        var reader = ByteReader(bytes, subject: subject)
+        return try decode(&reader)
+    }
+
+    /// ``read(_:subject:_:)`` over the storage of `bytes`.
+    static func read<Decoded>(
+        _ bytes: [UInt8], subject: String, _ decode: (inout ByteReader) throws -> Decoded
+    ) throws -> Decoded {
+        try bytes.withUnsafeBytes { try read($0, subject: subject, decode) }
+    }
+
+    /// The number of bytes read over, consumed or not (a bound for the counts they hold).
+    var count: Int { bytes.count }
 
     /// `true` once every byte has been consumed.
     var isAtEnd: Bool { offset == bytes.count }
 
     /// Consumes `expected` or throws.
     mutating func expectRaw(_ expected: [UInt8]) throws {
-        guard bytes.count - offset >= expected.count, bytes[offset..<offset + expected.count].elementsEqual(expected)
+        guard bytes.count - offset >= expected.count,
+            UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + expected.count]).elementsEqual(expected)
         else { throw failure("unknown format or version") }
         offset += expected.count
     }
@@ -53,18 +75,18 @@ struct ByteReader {
     mutating func readString() throws -> String {
         let run = try readRun()
         // ASCII (nearly every field) is valid UTF-8 as it is: no need for the generic validation.
-        if run.allSatisfy({ $0 < 0x80 }) { return String(decoding: run, as: UTF8.self) }
+        if run.isASCII { return String(decoding: run, as: UTF8.self) }
         guard let string = String(validating: run, as: UTF8.self) else { throw failure("invalid UTF-8") }
         return string
     }
 
     /// Reads a length prefix and the run it announces, which must fit in the bytes left.
-    private mutating func readRun() throws -> ArraySlice<UInt8> {
+    private mutating func readRun() throws -> UnsafeRawBufferPointer {
         let count = try readVarint()
         guard count <= UInt64(bytes.count - offset) else { throw failure("length \(count) past the end") }
         let start = offset
         offset += Int(count)
-        return bytes[start..<offset]
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
     }
 
     /// Throws unless every byte has been consumed.

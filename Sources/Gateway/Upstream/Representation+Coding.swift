@@ -42,11 +42,22 @@ extension Representation: DatastoreCodable {
     /// Decodes ``encodedBytes()``.
     /// - Throws: ``DatastoreError`` (`codingFailed`) for truncated, oversized or foreign bytes.
     public init(decodingBytes bytes: [UInt8]) throws {
-        var reader = ByteReader(bytes, subject: "representation")
+        self = try ByteReader.read(bytes, subject: Self.subject, Self.decode)
+    }
+
+    /// Decodes ``encodedBytes()`` where they lie: the body is the one copy made.
+    /// - Throws: ``DatastoreError`` (`codingFailed`) for truncated, oversized or foreign bytes.
+    public init(decodingBytesIn bytes: UnsafeRawBufferPointer) throws {
+        self = try ByteReader.read(bytes, subject: Self.subject, Self.decode)
+    }
+
+    private static var subject: String { "representation" }
+
+    private static func decode(_ reader: inout ByteReader) throws -> Representation {
         try reader.expectRaw(Self.magic)
         let status = try reader.readInt(in: 0...999)
         let method = try reader.readString()
-        let count = try reader.readInt(in: 0...bytes.count)
+        let count = try reader.readInt(in: 0...reader.count)
         var fields: [HTTPField] = []
         fields.reserveCapacity(count)
         for _ in 0..<count {
@@ -56,7 +67,7 @@ extension Representation: DatastoreCodable {
         try reader.expectEnd()
         // The fields were filtered (hop-by-hop dropped) when the representation was made, before
         // it was encoded: only their wire form is made again.
-        self.init(
+        return Representation(
             status: status, keptHeaders: HTTPHeaders(fields).withSerializedFields(), body: body,
             method: method.isEmpty ? nil : HTTPMethod(rawValue: method))
     }

@@ -32,18 +32,19 @@ extension ResourceKey: DatastoreCodable {
     /// Decodes ``encodedBytes()``.
     /// - Throws: ``DatastoreError`` (`codingFailed`) for truncated, oversized or foreign bytes.
     public init(decodingBytes bytes: [UInt8]) throws {
-        var reader = ByteReader(bytes, subject: "resource key")
-        try reader.expectRaw(Self.magic)
-        let repository = try reader.readString()
-        let path = try reader.readString()
-        let query = try reader.readString()
-        let count = try reader.readInt(in: 0...bytes.count)
-        var headers: [String: String] = [:]
-        for _ in 0..<count {
-            let name = try reader.readString()
-            headers[name] = try reader.readString()
+        self = try ByteReader.read(bytes, subject: "resource key") { reader in
+            try reader.expectRaw(Self.magic)
+            let repository = try reader.readString()
+            let path = try reader.readString()
+            let query = try reader.readString()
+            let count = try reader.readInt(in: 0...reader.count)
+            var headers: [String: String] = [:]
+            for _ in 0..<count {
+                let name = try reader.readString()
+                headers[name] = try reader.readString()
+            }
+            try reader.expectEnd()
+            return ResourceKey(repository: repository, path: path, query: Substring(query), headers: headers)
         }
-        try reader.expectEnd()
-        self.init(repository: repository, path: path, query: Substring(query), headers: headers)
     }
 }

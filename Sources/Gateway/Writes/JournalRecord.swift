@@ -41,21 +41,26 @@ enum JournalRecord: Sendable {
     /// Decodes ``encodedBytes()``.
     /// - Throws: ``DatastoreError`` (`codingFailed`) for foreign bytes.
     init(decodingBytes bytes: [UInt8]) throws {
-        var reader = ByteReader(bytes, subject: "journal record")
-        let type = try reader.readVarint()
-        let id = try reader.readVarint()
-        switch type {
-        case 1:
-            guard let kind = WriteKind(rawValue: try reader.readString()) else { throw reader.failure("unknown kind") }
-            let key = try ResourceKey(decodingBytes: try reader.readBytes())
-            let element = try Representation(decodingBytes: try reader.readBytes())
-            let at = Date(timeIntervalSince1970: Double(try reader.readVarint()) / 1000)
-            self = .accepted(id: id, kind: kind, key: key, element: element, at: at)
-        case 2: self = .retired(id: id)
-        case 3: self = .deadLettered(id: id, reason: try reader.readString())
-        case 4: self = .revived(id: id)
-        default: throw reader.failure("unknown record type \(type)")
+        self = try ByteReader.read(bytes, subject: "journal record") { reader in
+            let type = try reader.readVarint()
+            let id = try reader.readVarint()
+            let record: JournalRecord
+            switch type {
+            case 1:
+                guard let kind = WriteKind(rawValue: try reader.readString()) else {
+                    throw reader.failure("unknown kind")
+                }
+                let key = try ResourceKey(decodingBytes: try reader.readBytes())
+                let element = try Representation(decodingBytes: try reader.readBytes())
+                let at = Date(timeIntervalSince1970: Double(try reader.readVarint()) / 1000)
+                record = .accepted(id: id, kind: kind, key: key, element: element, at: at)
+            case 2: record = .retired(id: id)
+            case 3: record = .deadLettered(id: id, reason: try reader.readString())
+            case 4: record = .revived(id: id)
+            default: throw reader.failure("unknown record type \(type)")
+            }
+            try reader.expectEnd()
+            return record
         }
-        try reader.expectEnd()
     }
 }

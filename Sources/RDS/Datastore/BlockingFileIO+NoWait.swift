@@ -18,7 +18,7 @@ extension BlockingFileIO {
     ///   the read would wait, the system cannot tell, or anything is unusual (a folder, a link, a
     ///   size off its header, an error): the caller then reads on the file's queue.
     static func readCachedEntryFile(
-        at path: String, maxSize: Int, headerSize: Int, expectedSize: ([UInt8]) -> Int?
+        at path: String, maxSize: Int, headerSize: Int, expectedSize: (UnsafeRawBufferPointer) -> Int?
     ) -> EntryRead? {
         #if canImport(Glibc)
             guard let preadv2 = preadv2Function else { return nil }
@@ -34,7 +34,7 @@ extension BlockingFileIO {
                 var vector = iovec(iov_base: UnsafeMutableRawPointer(buffer.baseAddress), iov_len: size)
                 guard preadv2(descriptor, &vector, 1, 0, readWithoutWaitingFlag) == size else { return }
                 initialized = size
-                complete = expectedSize(Array(buffer[..<headerSize])) == size
+                complete = expectedSize(UnsafeRawBufferPointer(start: buffer.baseAddress, count: headerSize)) == size
             }
             return complete ? .contents(contents) : nil
         #else

@@ -42,7 +42,7 @@ enum BlockingFileIO {
     ///   - expectedSize: The file size the header announces, `nil` for a header that is not one.
     /// - Throws: ``FileSystemError`` when the file exists but cannot be read.
     static func readEntryFile(
-        at path: String, maxSize: Int, headerSize: Int, expectedSize: ([UInt8]) -> Int?
+        at path: String, maxSize: Int, headerSize: Int, expectedSize: (UnsafeRawBufferPointer) -> Int?
     ) throws(FileSystemError) -> EntryRead {
         let (descriptor, size): (Int32, Int)
         switch try openEntryFile(at: path, maxSize: maxSize, headerSize: headerSize) {
@@ -59,7 +59,7 @@ enum BlockingFileIO {
                 let first = size <= wholeReadBytes ? size : headerSize
                 initialized = try readFully(descriptor, into: base, count: first)
                 guard initialized == first,
-                    expectedSize(Array(UnsafeBufferPointer(start: base, count: headerSize))) == size
+                    expectedSize(UnsafeRawBufferPointer(start: base, count: headerSize)) == size
                 else { return }
                 initialized += try readFully(descriptor, into: base + first, count: size - first)
                 complete = initialized == size

@@ -5,4 +5,16 @@ public protocol DatastoreCodable: Sendable {
     /// Rebuilds a value from ``encodedBytes()``.
     /// - Throws: when the bytes are not a valid encoding.
     init(decodingBytes bytes: [UInt8]) throws
+    /// Rebuilds a value from the bytes of ``encodedBytes()`` where they lie (part of an entry file
+    /// read whole), without copying them into an array of their own first. By default they are
+    /// copied for ``init(decodingBytes:)``.
+    /// - Throws: when the bytes are not a valid encoding.
+    init(decodingBytesIn bytes: UnsafeRawBufferPointer) throws
+}
+
+extension DatastoreCodable {
+    /// Copies `bytes` and decodes them with ``init(decodingBytes:)``.
+    public init(decodingBytesIn bytes: UnsafeRawBufferPointer) throws {
+        try self.init(decodingBytes: Array(bytes))
+    }
 }

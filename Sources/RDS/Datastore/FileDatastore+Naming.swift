@@ -30,7 +30,8 @@ extension FileDatastore {
 
     /// The location of a key being written: the one held for it in ``writtenLocations``, else
     /// made (see ``location(of:)``) and held from now on. An entry saved is renewed each time it
-    /// expires and is revalidated; reads come from a far wider set of keys, and make theirs.
+    /// expires and is revalidated; reads use a held location too, but come from a far wider set
+    /// of keys: one they make is held only when its file is missing (its answer is written next).
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.
     func writtenLocation(of key: Key) throws(DatastoreError) -> Location {
         if let held = writtenLocations.location(of: key) { return held }
@@ -57,29 +58,37 @@ extension FileDatastore {
             bucket: FileChangesInFlight.bucket(ofDigest: digest))
     }
 
-    /// `<directory>/<hex digest>.entry`.
+    /// `<directory>/<hex digest>.entry`, written through pointers with the digits from a table
+    /// (every read of a key not written lately makes one).
     private static func path(in directory: String, ofDigest digest: [UInt8]) -> String {
         var directory = directory
         return directory.withUTF8 { folder in
             let suffix = entrySuffix.utf8
             let length = folder.count + 1 + digest.count * 2 + suffix.count
             return String(unsafeUninitializedCapacity: length) { buffer in
-                var index = buffer.initialize(fromContentsOf: folder)
-                buffer[index] = UInt8(ascii: "/")
-                index += 1
-                for byte in digest {
-                    buffer[index] = hexDigit(byte >> 4)
-                    buffer[index + 1] = hexDigit(byte & 0x0F)
-                    index += 2
+                guard let base = buffer.baseAddress else { return 0 }
+                if let folderBase = folder.baseAddress { base.initialize(from: folderBase, count: folder.count) }
+                var next = base + folder.count
+                next.initialize(to: UInt8(ascii: "/"))
+                next += 1
+                hexDigits.withUTF8Buffer { digits in
+                    for byte in digest {
+                        next.initialize(to: digits[Int(byte >> 4)])
+                        (next + 1).initialize(to: digits[Int(byte & 0x0F)])
+                        next += 2
+                    }
                 }
                 for byte in suffix {
-                    buffer[index] = byte
-                    index += 1
+                    next.initialize(to: byte)
+                    next += 1
                 }
-                return index
+                return next - base
             }
         }
     }
+
+    /// The lower-case hexadecimal digits, by value.
+    private static var hexDigits: StaticString { "0123456789abcdef" }
 
     /// The index of the queue that runs the calls on the entry file `name` (the first byte of the
     /// key's digest chooses, as in ``location(of:)``).
@@ -98,8 +107,4 @@ extension FileDatastore {
         !text.isEmpty && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    /// The lower-case hexadecimal digit of `nibble` (0–15).
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-    }
 }

@@ -54,37 +54,50 @@ extension FileDatastore {
     /// of a millisecond: one at a time, a stream of cold misses would wait for the batches);
     /// then evicts or re-measures when a write calls for it, and comes back at once for the
     /// renewals that came meanwhile (a steady stream of them never holds up an eviction). Runs
-    /// on the maintenance queue, which waits for the batch.
+    /// on the maintenance queue, which waits for the batch. A batch of one renewal (a client
+    /// asking one key at a time) is written with a plain `sync` on its queue: no group, no table
+    /// of queues.
     func writePendingRenewals() {
-        var batches: [ObjectIdentifier: (queue: DispatchQueue, paths: [EntryPath])] = [:]
-        for path in renewals.paths {
-            guard let queue = renewals.renewal(at: path)?.location.queue else { continue }
-            batches[ObjectIdentifier(queue), default: (queue, [])].paths.append(path)
-        }
+        let paths = renewals.paths
         let tidying = Mutex((mustEvict: false, recreatedFolder: false))
-        let written = DispatchGroup()
-        for (queue, paths) in batches.values {
-            queue.async(group: written) {
-                for path in paths {
-                    guard let renewal = self.renewals.take(at: path) else { continue }
-                    defer { self.changesInFlight.end(renewal.location.bucket) }
-                    do {
-                        let outcome = try self.write(renewal.entry, at: renewal.location)
-                        tidying.withLock {
-                            $0.mustEvict = $0.mustEvict || outcome.mustEvict
-                            $0.recreatedFolder = $0.recreatedFolder || outcome.recreatedFolder
-                        }
-                    } catch {
-                        _ = try? Self.remove(path.path, counted: true, in: self.budget)
-                    }
-                }
+        if paths.count == 1, let queue = renewals.renewal(at: paths[0])?.location.queue {
+            queue.sync { writeRenewals(at: paths[...], tidying: tidying) }
+        } else {
+            var batches: [ObjectIdentifier: (queue: DispatchQueue, paths: [EntryPath])] = [:]
+            for path in paths {
+                guard let queue = renewals.renewal(at: path)?.location.queue else { continue }
+                batches[ObjectIdentifier(queue), default: (queue, [])].paths.append(path)
             }
+            let written = DispatchGroup()
+            for (queue, paths) in batches.values {
+                queue.async(group: written) { self.writeRenewals(at: paths[...], tidying: tidying) }
+            }
+            written.wait()
         }
-        written.wait()
         let needed = tidying.withLock { $0 }
         if needed.mustEvict || needed.recreatedFolder { tidy(after: needed) }
         // A renewal added while this batch was written found it pending and scheduled nothing.
         if renewals.count > 0 { maintenanceQueue.async { self.writePendingRenewals() } }
+    }
+
+    /// Writes the renewals pending at `paths` that are still pending, and notes in `tidying`
+    /// whether a write calls for an eviction or a re-measuring. Runs on the paths' key queue.
+    private func writeRenewals(
+        at paths: ArraySlice<EntryPath>, tidying: borrowing Mutex<(mustEvict: Bool, recreatedFolder: Bool)>
+    ) {
+        for path in paths {
+            guard let renewal = renewals.take(at: path) else { continue }
+            defer { changesInFlight.end(renewal.location.bucket) }
+            do {
+                let outcome = try write(renewal.entry, at: renewal.location)
+                tidying.withLock {
+                    $0.mustEvict = $0.mustEvict || outcome.mustEvict
+                    $0.recreatedFolder = $0.recreatedFolder || outcome.recreatedFolder
+                }
+            } catch {
+                _ = try? Self.remove(path.path, counted: true, in: budget)
+            }
+        }
     }
 
     /// Drops the pending renewal of `location`'s file, which a change about to be made

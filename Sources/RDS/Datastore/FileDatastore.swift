@@ -120,31 +120,11 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// waiting for the disk; anything else (a change queued, pages on disk only, an unusable file)
     /// is read on the key's queue, in order with its changes.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
-        let location = try location(of: key)
-        if let pending = renewals.renewal(at: location.entryPath) {
-            // The file's newest change, not written yet; another key's (names collided) is a miss.
-            return pending.location.keyBytes == location.keyBytes ? pending.entry : nil
-        }
+        let location = try writtenLocations.location(of: key) ?? location(of: key)
+        // Found missing by the fast path just before (``entryInPlace(for:)``), nothing begun since.
+        if changesInFlight.takeMissing(location.entryPath) { return nil }
+        if let found = readInPlace(at: location, for: key) { return found }
         let (budget, maxEntryBytes, writtenLocations) = (budget, maxEntryBytes, writtenLocations)
-        if changesInFlight.isQuiet(location.bucket),
-            let read = BlockingFileIO.readCachedEntryFile(
-                at: location.path, maxSize: maxEntryBytes, headerSize: FileEntryFormat.headerSize,
-                expectedSize: FileEntryFormat.fileSize(header:))
-        {
-            switch read {
-            case .missing:
-                writtenLocations.hold(location, for: key)  // a cold miss: its answer is written next
-                return nil
-            case .contents(let contents):
-                // An unusable file is removed on the queue, in order with the key's changes.
-                if let found = Self.storedEntry(in: contents, keyBytes: location.keyBytes) {
-                    if found != nil { changesInFlight.countReadInPlace() }
-                    return found
-                }
-            case .unusable:
-                break
-            }
-        }
         changesInFlight.countReadOnQueue()
         return try await perform(on: location) { () throws(DatastoreError) -> CacheEntry<Value>? in
             let read: BlockingFileIO.EntryRead
@@ -172,15 +152,48 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         }
     }
 
+    /// The entry for `key` when it can be read right here, without waiting for the disk or a
+    /// queue (see ``get(_:)``); `nil` when it cannot (the key's file is missing, not wholly in the
+    /// page cache, changing, or unusable: ``get(_:)`` tells). For the event loop's fast path,
+    /// which answers from here what the memory level no longer holds.
+    public func entryInPlace(for key: Key) -> CacheEntry<Value>? {
+        guard let location = try? writtenLocations.location(of: key) ?? location(of: key) else { return nil }
+        return readInPlace(at: location, for: key) ?? nil
+    }
+
+    /// What ``get(_:)`` answers for the key at `location` without waiting: `.some(entry)` or
+    /// `.some(nil)` (no such file, or another key's), or `nil` when only a read on the key's
+    /// queue can tell. A missing file holds the key's location: its answer is written next.
+    private func readInPlace(at location: Location, for key: Key) -> CacheEntry<Value>?? {
+        if let pending = renewals.renewal(at: location.entryPath) {
+            // The file's newest change, not written yet; another key's (names collided) is a miss.
+            return .some(pending.location.keyBytes == location.keyBytes ? pending.entry : nil)
+        }
+        guard let quiet = changesInFlight.quietMark(location.bucket),
+            let read = BlockingFileIO.readCachedEntryFile(
+                at: location.path, maxSize: maxEntryBytes, headerSize: FileEntryFormat.headerSize,
+                expectedSize: FileEntryFormat.fileSize(header:))
+        else { return nil }
+        switch read {
+        case .missing:
+            writtenLocations.hold(location, for: key)  // a cold miss: its answer is written next
+            changesInFlight.noteMissing(location.entryPath, bucket: location.bucket, since: quiet)
+            return .some(nil)
+        case .contents(let contents):
+            // An unusable file is removed on the queue, in order with the key's changes.
+            guard let found = Self.storedEntry(in: contents, keyBytes: location.keyBytes) else { return nil }
+            if found != nil { changesInFlight.countReadInPlace() }
+            return found
+        case .unusable:
+            return nil
+        }
+    }
+
     /// What an entry file's `contents` hold for the key of `keyBytes`: `.some(entry)`, `.some(nil)`
     /// for another key's file (names collided: a miss, the file stays), or `nil` when they are
     /// unusable (corrupt, or a value that no longer decodes: the caller removes the file).
     private static func storedEntry(in contents: [UInt8], keyBytes: [UInt8]) -> CacheEntry<Value>?? {
-        switch FileEntryFormat.decode(contents, keyBytes: keyBytes) {
-        case .entry(let stored): (try? Value(decodingBytes: stored.value)).map { .some(stored.withValue($0)) }
-        case .otherKey: .some(nil)
-        case .invalid: nil
-        }
+        FileEntryFormat.decode(contents, keyBytes: keyBytes, value: Value.init(decodingBytesIn:))
     }
 
     /// Writes `entry` for `key`, replacing any previous entry; recreates the folder when it was removed.

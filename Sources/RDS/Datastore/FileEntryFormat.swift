@@ -104,43 +104,70 @@ public enum FileEntryFormat {
     /// The size of the whole file that a `header` (its first ``headerSize`` bytes)
     /// describes, or `nil` when the header is not one; lets a reader refuse a file whose size
     /// does not match before reading its body.
-    static func fileSize(header: [UInt8]) -> Int? {
-        header.withUnsafeBytes { raw -> Int? in
-            guard raw.count >= headerSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
-                raw[5] & ~Flag.all == 0, raw[6] == 0, raw[7] == 0
-            else { return nil }
-            var total = headerSize + checksumSize
-            for field in 0..<4 {
-                let length = readUInt64(raw, at: 8 + field * 8)
-                guard length <= UInt64(Int.max - total) else { return nil }
-                total += Int(length)
-            }
-            return total
+    static func fileSize(header raw: UnsafeRawBufferPointer) -> Int? {
+        guard raw.count >= headerSize, startsWithMagicAndVersion(raw), raw[5] & ~Flag.all == 0, raw[6] == 0,
+            raw[7] == 0
+        else { return nil }
+        var total = headerSize + checksumSize
+        for field in 0..<4 {
+            let length = readUInt64(raw, at: 8 + field * 8)
+            guard length <= UInt64(Int.max - total) else { return nil }
+            total += Int(length)
         }
+        return total
     }
+
+    /// `true` when `raw` (at least five bytes) starts with the magic and this version, compared
+    /// as one word and one byte.
+    private static func startsWithMagicAndVersion(_ raw: UnsafeRawBufferPointer) -> Bool {
+        raw.loadUnaligned(as: UInt32.self) == magicWord && raw[4] == version
+    }
+
+    /// ``magic`` as the word it is in memory.
+    private static let magicWord: UInt32 = magic.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
 
     /// The key bytes a file's `bytes` hold, unvalidated (``decode(_:keyBytes:)`` checks them), or
     /// `nil` when the header does not describe them.
     static func keyBytes(in bytes: [UInt8]) -> [UInt8]? {
-        guard let size = fileSize(header: Array(bytes.prefix(headerSize))), size == bytes.count else { return nil }
+        let size = bytes.withUnsafeBytes { fileSize(header: UnsafeRawBufferPointer(rebasing: $0.prefix(headerSize))) }
+        guard let size, size == bytes.count else { return nil }
         let length = bytes.withUnsafeBytes { Int(readUInt64($0, at: 8)) }
         return Array(bytes[headerSize..<(headerSize + length)])
     }
 
     /// Validates `bytes` and returns the entry they hold if it belongs to `keyBytes`.
     public static func decode(_ bytes: [UInt8], keyBytes: [UInt8]) -> Decoded {
-        do {
-            return try bytes.withUnsafeBytes { try parse($0, keyBytes: keyBytes) }
-        } catch {
-            return .invalid
+        switch decode(bytes, keyBytes: keyBytes, value: { Array($0) }) {
+        case .some(.some(let entry)): .entry(entry)
+        case .some(.none): .otherKey
+        case .none: .invalid
+        }
+    }
+
+    /// Validates `bytes` and decodes the entry they hold with `value`, which gets the value's
+    /// bytes where they lie (no copy of them is made here): `.some(entry)`, `.some(nil)` for
+    /// another key's entry, `nil` for bytes that are not a valid entry or a value that `value`
+    /// cannot decode.
+    static func decode<Value>(
+        _ bytes: [UInt8], keyBytes: [UInt8], value: (UnsafeRawBufferPointer) throws -> Value
+    ) -> CacheEntry<Value>?? {
+        bytes.withUnsafeBytes { raw -> CacheEntry<Value>?? in
+            do {
+                guard let parsed = try parse(raw, keyBytes: keyBytes) else { return .some(nil) }
+                return .some(parsed.withValue(try value(UnsafeRawBufferPointer(rebasing: raw[parsed.value]))))
+            } catch {
+                return nil
+            }
         }
     }
 
     private struct InvalidEntry: Error {}
 
-    private static func parse(_ raw: UnsafeRawBufferPointer, keyBytes: [UInt8]) throws -> Decoded {
-        guard raw.count >= headerSize + checksumSize, raw.prefix(4).elementsEqual(magic), raw[4] == version,
-            raw[5] & ~Flag.all == 0, raw[6] == 0, raw[7] == 0
+    /// The entry in `raw` with the range of its value's bytes, or `nil` for another key's entry.
+    /// - Throws: ``InvalidEntry``.
+    private static func parse(_ raw: UnsafeRawBufferPointer, keyBytes: [UInt8]) throws -> CacheEntry<Range<Int>>? {
+        guard raw.count >= headerSize + checksumSize, startsWithMagicAndVersion(raw), raw[5] & ~Flag.all == 0,
+            raw[6] == 0, raw[7] == 0
         else { throw InvalidEntry() }
         let flags = raw[5]
         let checksumOffset = raw.count - checksumSize
@@ -157,21 +184,20 @@ public enum FileEntryFormat {
         guard end == checksumOffset, checksum(of: covered) == readUInt64(raw, at: checksumOffset) else {
             throw InvalidEntry()
         }
-        guard Self.bytes(UnsafeRawBufferPointer(rebasing: raw[key]), equal: keyBytes) else { return .otherKey }
+        guard Self.bytes(UnsafeRawBufferPointer(rebasing: raw[key]), equal: keyBytes) else { return nil }
         let validators = Validators(
             etag: try validator(raw[etag], present: flags & Flag.hasETag != 0),
             lastModified: try validator(raw[lastModified], present: flags & Flag.hasLastModified != 0))
-        return .entry(
-            CacheEntry(
-                value: Array(raw[value]),
-                storedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 40))),
-                expiresAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 48))),
-                validators: validators,
-                initialAge: Double(bitPattern: readUInt64(raw, at: 56)),
-                mustRevalidate: flags & Flag.mustRevalidate != 0,
-                staleWhileRevalidate: flags & Flag.hasStaleWhileRevalidate != 0
-                    ? Double(bitPattern: readUInt64(raw, at: 64)) : nil,
-                staleIfError: flags & Flag.hasStaleIfError != 0 ? Double(bitPattern: readUInt64(raw, at: 72)) : nil))
+        return CacheEntry(
+            value: value,
+            storedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 40))),
+            expiresAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 48))),
+            validators: validators,
+            initialAge: Double(bitPattern: readUInt64(raw, at: 56)),
+            mustRevalidate: flags & Flag.mustRevalidate != 0,
+            staleWhileRevalidate: flags & Flag.hasStaleWhileRevalidate != 0
+                ? Double(bitPattern: readUInt64(raw, at: 64)) : nil,
+            staleIfError: flags & Flag.hasStaleIfError != 0 ? Double(bitPattern: readUInt64(raw, at: 72)) : nil)
     }
 
     /// `true` when `stored` holds exactly `bytes` (compared in one `memcmp`, not byte by byte
@@ -191,7 +217,10 @@ public enum FileEntryFormat {
             guard bytes.isEmpty else { throw InvalidEntry() }
             return nil
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw InvalidEntry() }
+        let run = UnsafeRawBufferPointer(rebasing: bytes)
+        // ASCII (nearly every validator) is valid UTF-8 as it is: no need for the generic validation.
+        if run.isASCII { return String(decoding: run, as: UTF8.self) }
+        guard let text = String(validating: run, as: UTF8.self) else { throw InvalidEntry() }
         return text
     }
 

@@ -77,6 +77,11 @@ public final class MemoryDatastore<Key: Hashable & Sendable & ByteCounted, Value
     /// An entry that alone exceeds ``maxBytes`` is not kept; any previous entry for `key` is
     /// removed then too, so a superseded value is never served.
     @inlinable public func save(_ entry: CacheEntry<Value>, for key: Key) async {
+        store(entry, for: key)
+    }
+
+    /// ``save(_:for:)`` without suspending, for callers on the event loop's fast path.
+    @inlinable public func store(_ entry: CacheEntry<Value>, for key: Key) {
         let cost = key.byteCount + entry.value.byteCount + Self.entryOverhead
         state.withLock { state in
             guard cost <= maxBytes, maxEntries > 0 else {
@@ -93,6 +98,11 @@ public final class MemoryDatastore<Key: Hashable & Sendable & ByteCounted, Value
 
     /// Removes the entry for `key`, if any.
     @inlinable public func delete(_ key: Key) async {
+        remove(key)
+    }
+
+    /// ``delete(_:)`` without suspending, for callers on the event loop's fast path.
+    @inlinable public func remove(_ key: Key) {
         state.withLock { _ = $0.table.removeValue(for: key) }
     }
 

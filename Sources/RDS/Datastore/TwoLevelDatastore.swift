@@ -46,26 +46,36 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
     /// - Throws: L1's error, or ``DatastoreError`` (`secondLevelFailed`) wrapping L2's.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
         if let entry = try await l1.get(key) { return entry }
-        let writesBefore = writesStarted.load(ordering: .sequentiallyConsistent)
+        let writesBefore = writesSoFar
         let entry: CacheEntry<Value>?
         do {
             entry = try await l2.get(key)
         } catch {
             throw secondLevelFailure("datastore_l2_read_failed", "The second-level datastore could not be read", error)
         }
-        guard let entry, writesInFlight.load(ordering: .sequentiallyConsistent) == 0,
-            writesStarted.load(ordering: .sequentiallyConsistent) == writesBefore
-        else { return entry }
+        guard let entry, mayPromote(since: writesBefore) else { return entry }
         do {
             try await l1.save(entry, for: key)
         } catch {
             logger.log(.warning, "datastore_promotion_failed", ["error": .string(Self.code(of: error))])
         }
-        if writesStarted.load(ordering: .sequentiallyConsistent) != writesBefore {
+        if promotionRaced(since: writesBefore) {
             try? await l1.delete(key)
         }
         return entry
     }
+
+    /// The count of writes started so far: taken before reading L2, for ``mayPromote(since:)``.
+    var writesSoFar: UInt64 { writesStarted.load(ordering: .sequentiallyConsistent) }
+
+    /// `true` when an entry read from L2 after `writesBefore` (``writesSoFar``) may be kept in
+    /// L1: no write is under way and none started meanwhile.
+    func mayPromote(since writesBefore: UInt64) -> Bool {
+        writesInFlight.load(ordering: .sequentiallyConsistent) == 0 && writesSoFar == writesBefore
+    }
+
+    /// `true` when a write started while an entry was promoted: the promoted entry must go again.
+    func promotionRaced(since writesBefore: UInt64) -> Bool { writesSoFar != writesBefore }
 
     /// Saves `entry` in L1, then in L2.
     /// - Throws: L1's error (nothing was written), or ``DatastoreError`` (`secondLevelFailed`)

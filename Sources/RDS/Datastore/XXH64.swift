@@ -13,15 +13,19 @@ public enum XXH64 {
     public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         var offset = 0
         var hash: UInt64
-        if bytes.count >= 32 {
+        if bytes.count >= 32, let base = bytes.baseAddress {
             var lanes = (seed &+ prime1 &+ prime2, seed &+ prime2, seed, seed &- prime1)
-            while bytes.count - offset >= 32 {
-                lanes.0 = round(lanes.0, word(bytes, offset))
-                lanes.1 = round(lanes.1, word(bytes, offset + 8))
-                lanes.2 = round(lanes.2, word(bytes, offset + 16))
-                lanes.3 = round(lanes.3, word(bytes, offset + 24))
-                offset += 32
+            // Stripes counted up front and walked by pointer: no overflow check per stripe.
+            let stripes = bytes.count / 32
+            var stripe = base
+            for _ in 0..<stripes {
+                lanes.0 = round(lanes.0, word(stripe, 0))
+                lanes.1 = round(lanes.1, word(stripe, 8))
+                lanes.2 = round(lanes.2, word(stripe, 16))
+                lanes.3 = round(lanes.3, word(stripe, 24))
+                stripe += 32
             }
+            offset = stripes &* 32
             hash = rotate(lanes.0, 1) &+ rotate(lanes.1, 7) &+ rotate(lanes.2, 12) &+ rotate(lanes.3, 18)
             hash = merge(merge(merge(merge(hash, lanes.0), lanes.1), lanes.2), lanes.3)
         } else {
@@ -58,6 +62,10 @@ public enum XXH64 {
 
     private static func word(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
         UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    private static func word(_ base: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     private static func rotate(_ value: UInt64, _ count: UInt64) -> UInt64 {

@@ -53,16 +53,29 @@ extension Repository {
         return try outcome.result.get()
     }
 
-    /// A fresh hit answered synchronously from the datastore's in-memory level, or `nil` when the
-    /// datastore cannot peek, holds nothing fresh for `key`, or the policy is network-first.
+    /// A fresh hit answered synchronously from the datastore's in-memory level (or from a level
+    /// below that reads it without waiting, ``PeekableDatastore/peekBelow(_:)``), or `nil` when the
+    /// datastore cannot peek, holds nothing fresh for `key` so, or the policy is network-first.
     /// Starts a background refresh when refresh-ahead is due.
     public func cachedAnswer(for key: Key) -> RepositoryAnswer<Value>? {
-        guard let entry = store.peekable?.peek(key) else { return nil }
+        guard let peekable = store.peekable,
+            let entry = peekable.peek(key) ?? entryBelowMemory(for: key, in: peekable)
+        else { return nil }
         let plan = ReadPlan.make(entry: entry, at: store.clock.now, policy: policy, intent: .cached)
         // The peeked entry itself is answered: binding the plan's copy would copy it again.
         guard case .serve(_, .hit, let refreshAhead) = plan else { return nil }
         if refreshAhead { startBackgroundFetch(key, entry: entry) }
         return RepositoryAnswer(value: entry.value, entry: entry, cacheStatus: .hit)
+    }
+
+    /// The entry a level below memory reads for `key` without waiting (``PeekableDatastore/peekBelow(_:)``,
+    /// which keeps it in memory), unless the key is marked hit-for-pass (``get(_:intent:)`` reads
+    /// no level for it).
+    private func entryBelowMemory(
+        for key: Key, in peekable: any PeekableDatastore<Key, Value>
+    ) -> CacheEntry<Value>? {
+        guard !store.passMarks.isMarked(key, at: store.clock.now) else { return nil }
+        return peekable.peekBelow(key)
     }
 
     /// Fetches `key` from the service unconditionally and returns the new value (a forced refresh).
