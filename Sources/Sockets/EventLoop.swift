@@ -29,8 +29,6 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let checkInterval: Int64
     private var registered: [Int32: any EventLoopChannel] = [:]
     private var isStopped = false
-    private var cachedNow = ContinuousClock.now
-    private var isNowStale = true
     private var cachedInstant = LoopInstant.now
     private var isInstantStale = true
     /// Work and jobs handed over on the loop's own thread.
@@ -157,17 +155,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         tasks.start(job, on: self)
     }
 
-    /// Runs `work` on the loop's thread once `due` has passed (call on the loop's thread). There
-    /// is no cancelling: `work` checks whether it still applies.
-    public func schedule(at due: ContinuousClock.Instant, _ work: @escaping () -> Void) {
-        // Kept on the loop's monotonic clock (see ``instant``); both clocks read now, so that the
-        // timer fires neither early nor late by a stale reading.
-        let delay = LoopInstant.nanoseconds(of: ContinuousClock.now.duration(to: due))
-        schedule(at: LoopInstant.now.advanced(byNanoseconds: delay), work)
-    }
-
-    /// Runs `work` on the loop's thread once `due` (on the loop's own clock) has passed, as
-    /// ``schedule(at:_:)-(ContinuousClock.Instant,_)`` does, without converting between clocks.
+    /// Runs `work` on the loop's thread once `due` (on the loop's clock, see ``instant``) has
+    /// passed (call on the loop's thread). There is no cancelling: `work` checks whether it still applies.
     public func schedule(at due: LoopInstant, _ work: @escaping () -> Void) {
         timers.schedule(at: due, work)
     }
@@ -179,18 +168,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// The time of the current loop turn: read from the clock at most once per turn (per
+    /// The time of the current loop turn on the monotonic clock: read at most once per turn (per
     /// `epoll_wait`), which is precise enough for deadlines of seconds.
-    public var now: ContinuousClock.Instant {
-        if isNowStale {
-            cachedNow = .now
-            isNowStale = false
-        }
-        return cachedNow
-    }
-
-    /// ``now`` as a ``LoopInstant`` (the monotonic clock in nanoseconds, cheaper to keep and
-    /// compare): read at most once per loop turn too.
     public var instant: LoopInstant {
         if isInstantStale {
             cachedInstant = .now
@@ -229,7 +208,6 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
         var nextCheck = LoopInstant.now.advanced(byNanoseconds: checkInterval)
         while !isStopped {
-            isNowStale = true
             isInstantStale = true
             epoll.wait(timeoutMilliseconds: waitTimeout(until: nextCheck)) { token, events in
                 if token == Self.wakeToken { return drainWakePipe() }
@@ -240,8 +218,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
             for work in timers.takeDue(at: turn) { work() }
             if turn >= nextCheck {
                 nextCheck = turn.advanced(byNanoseconds: checkInterval)
-                let now = self.now
-                for channel in registered.values { channel.checkDeadline(now: now) }
+                for channel in registered.values { channel.checkDeadline(now: turn) }
             }
         }
         // Work handed over while stopping (a handler's late answer, a stream's next chunk) finds

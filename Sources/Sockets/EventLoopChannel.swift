@@ -5,8 +5,8 @@ public protocol EventLoopChannel: AnyObject {
     var descriptor: Int32 { get }
     /// The descriptor is ready for `events`.
     func handle(_ events: EPoll.Events)
-    /// The loop's periodic deadline check (every `checkInterval`).
-    func checkDeadline(now: ContinuousClock.Instant)
+    /// The loop's periodic deadline check (every `checkInterval`), at the loop turn's time `now`.
+    func checkDeadline(now: LoopInstant)
     /// Closes the channel now: the loop is stopping, or was told to close everything.
     func abort()
 }

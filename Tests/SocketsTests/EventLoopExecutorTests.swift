@@ -42,7 +42,7 @@ struct EventLoopExecutorTests {
         let fired = Mutex<[Int]>([])
         let done = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             loop.execute {
-                let now = ContinuousClock.now
+                let now = loop.instant
                 for (index, delay) in [30, 10, 20].enumerated() {
                     loop.schedule(at: now + .milliseconds(delay)) {
                         fired.withLock { $0.append(index) }

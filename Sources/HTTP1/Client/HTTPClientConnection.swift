@@ -124,7 +124,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     }
 
     /// The loop's periodic check: a deadline whose timer has not fired yet is caught here too.
-    func checkDeadline(now: ContinuousClock.Instant) {
+    func checkDeadline(now _: LoopInstant) {
         if deadline != nil || firstByteDeadline != nil { deadlineReached() }
     }
 

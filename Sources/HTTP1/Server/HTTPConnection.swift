@@ -167,10 +167,8 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
 
     // MARK: Deadlines and shutdown
 
-    /// Applies any deadline that has passed by now (called by the loop's timer; the deadlines
-    /// are kept on ``EventLoop/instant``, the same turn's reading as `now`).
-    func checkDeadline(now _: ContinuousClock.Instant) {
-        let now = loop.instant
+    /// Applies any deadline that has passed by `now` (called by the loop's timer).
+    func checkDeadline(now: LoopInstant) {
         if let lingerDeadline {
             if lingerDeadline <= now { close() }
             return
