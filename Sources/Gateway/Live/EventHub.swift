@@ -104,9 +104,12 @@ final class EventHub: Sendable {
     /// `Last-Event-ID` from before it gets a `refetch` instead of a silent gap.
     func follows(_ key: ResourceKey) -> Bool {
         hub.withLock { hub in
-            if hub.byKey[key] != nil || hub.byRepository[key.repository] != nil { return true }
+            // Empty tables are not searched: a lookup hashes the key first.
+            if !hub.byKey.isEmpty, hub.byKey[key] != nil { return true }
+            if !hub.byRepository.isEmpty, hub.byRepository[key.repository] != nil { return true }
             hub.sequence += 1
-            hub.unrecorded.note(key, at: hub.sequence)
+            // Before any id is handed out nobody can resume from before this state (see `handOutIDs()`).
+            if hub.idsHandedOut { hub.unrecorded.note(key, at: hub.sequence) }
             return false
         }
     }

@@ -21,6 +21,15 @@ enum RepositoryResponse {
         return (prefix(.hit), prefix(.miss), prefix(.revalidated), prefix(.bypass))
     }()
 
+    /// The whole `Cache-Status` of an answer with no stored entry, no error and no client
+    /// `no-cache` (a pass-through), by cache status, made once.
+    private static let unstoredValues: (hit: String, miss: String, revalidated: String, bypass: String) = {
+        func value(_ status: CacheStatus) -> String {
+            valueBeforeTTL(status, failed: false, forwardedOnRequest: false, stored: false)
+        }
+        return (value(.hit), value(.miss), value(.revalidated), value(.bypass))
+    }()
+
     /// The most fields a cached answer gains on its way out: `Age`, `Cache-Control`, `X-Cache`,
     /// `Cache-Status`, the two failure fields, `Content-Range` and the request id.
     static let addedFieldCount = 8
@@ -145,6 +154,14 @@ enum RepositoryResponse {
                 case .bypass: storedPrefixes.bypass
                 }
             return joining(prefix, Int(timeToLive))
+        }
+        if answer.error == nil, !forwardedOnRequest, answer.entry == nil {
+            return switch answer.cacheStatus {
+            case .hit, .stale: unstoredValues.hit
+            case .miss: unstoredValues.miss
+            case .revalidated: unstoredValues.revalidated
+            case .bypass: unstoredValues.bypass
+            }
         }
         var value = valueBeforeTTL(
             answer.cacheStatus, failed: answer.error != nil, forwardedOnRequest: forwardedOnRequest,

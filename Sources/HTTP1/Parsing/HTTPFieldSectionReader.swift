@@ -43,7 +43,11 @@ struct HTTPFieldSectionReader: Sendable {
                 let (name, value) = try HTTPFieldLine.parse(line)
                 if keepsFields {
                     if fields.isEmpty { fields.reserveCapacity(16) }
-                    fields.append(HTTPField(name: HTTPLine.string(line, name), value: HTTPLine.string(line, value)))
+                    let nameBytes = UnsafeRawBufferPointer(rebasing: line[name])
+                    fields.append(
+                        HTTPField(
+                            name: HTTPKnownFieldNames.name(nameBytes) ?? HTTPLine.string(line, name),
+                            value: HTTPLine.string(line, value)))
                 }
             }
             scanned = buffer.count
