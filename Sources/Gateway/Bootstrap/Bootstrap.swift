@@ -62,7 +62,8 @@ public enum Bootstrap {
             wrapping: handler, metrics: container.metrics, logger: container.logger, classify: handler.classify,
             recentProblems: container.recentProblems, respondImmediately: handler.classifiedImmediateAnswer)
         let server = HTTPServer(
-            configuration: container.configuration.server.httpConfiguration, handler: instrumented)
+            configuration: container.configuration.server.httpConfiguration,
+            handler: InstrumentedGatewayHandler(instrumented: instrumented))
         container.metrics.observeOpenConnections { server.openConnections }
         container.metrics.registry.callback(
             "rds_gateway_log_write_failures_total",

@@ -57,7 +57,12 @@ extension HTTPService {
         let sent = LoopInstant.now  // not a ContinuousClock.Instant: no slot of the task's allocator
         let response: HTTPResponse
         do {
-            response = try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: timeouts)
+            response =
+                if let http1 = call.base.http1Carrier {
+                    try await http1.send(request, to: call.base.endpoint, timeouts: timeouts)
+                } else {
+                    try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: timeouts)
+                }
             observer?.didEnd(.success(response.status), elapsed: .nanoseconds(LoopInstant.now.nanoseconds(since: sent)))
         } catch {
             observer?.didEnd(.failure(error), elapsed: .nanoseconds(LoopInstant.now.nanoseconds(since: sent)))

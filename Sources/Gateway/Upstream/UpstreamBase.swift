@@ -16,6 +16,9 @@ final class UpstreamBase: Sendable {
     let query: String?
     /// The transport carrying the calls to ``endpoint`` (``Transport/carrier(for:)``).
     let carrier: any Transport
+    /// `carrier` by its type when it is the HTTP/1.1 client (as for every `http://` base): a call
+    /// through `any Transport` costs the calling task a switch of executor on its return.
+    let http1Carrier: HTTP1Transport?
 
     /// The parts of `url`, called through `transport`; `nil` unless it is an `http://` or
     /// `https://` URL with a host.
@@ -26,6 +29,7 @@ final class UpstreamBase: Sendable {
         self.url = url
         self.endpoint = endpoint
         self.carrier = transport.carrier(for: endpoint)
+        self.http1Carrier = carrier as? HTTP1Transport
         self.hostHeader = endpoint.hostHeader
         self.path = components.percentEncodedPath
         self.query = components.percentEncodedQuery
