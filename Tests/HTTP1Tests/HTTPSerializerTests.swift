@@ -33,6 +33,24 @@ struct HTTPSerializerTests {
         #expect(ParsedResponse(parsed).body == Array("missing".utf8))
     }
 
+    /// The head writes `Server`, the framing fields and `Connection` itself, in any case a
+    /// handler spells them; names of the same lengths (`Vary`, `X-Test`, `X-Custom-Name`…) pass.
+    @Test func head_ReplacesItsOwnFields_AndKeepsOthersOfTheirLengths() {
+        let response = HTTPResponse(
+            status: 200,
+            headers: [
+                "server": "upstream/1", "Vary": "Accept", "X-Test": "1", "CONNECTION": "close", "X-Tracking": "2",
+                "content-LENGTH": "7", "X-Custom-Names": "3", "Transfer-encoding": "chunked", "X-Abcdefghijklmno": "4",
+            ],
+            bytes: Array("{}".utf8))
+        let text = Self.text(HTTPSerializer.head(response, requestMethod: .get, keepAlive: true, date: Self.date))
+        #expect(
+            text
+                == "HTTP/1.1 200 OK\r\nServer: rds-gateway\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nVary: Accept\r\n"
+                + "X-Test: 1\r\nX-Tracking: 2\r\nX-Custom-Names: 3\r\nX-Abcdefghijklmno: 4\r\n"
+                + "Content-Length: 2\r\nConnection: keep-alive\r\n\r\n")
+    }
+
     @Test func response_ToHead_KeepsLengthButNoBody() {
         let response = HTTPResponse(status: 200, bytes: Array("12345".utf8))
         let text = Self.text(HTTPSerializer.response(response, requestMethod: .head, keepAlive: true, date: Self.date))

@@ -94,7 +94,8 @@ public struct Representation: Sendable, Hashable {
     /// `Content-Type`, `Cache-Control`, `ETag`…) are told apart so, without being compared with each name.
     private static func mayBeHopByHop(_ name: String) -> Bool {
         let length = name.utf8.count
-        return length < 64 && hopByHopLengths & 1 << length != 0
+        // A masking shift: the smart `<<` with an `Int` amount is generic code, slower than the comparisons.
+        return length < 64 && hopByHopLengths & (1 &<< UInt64(length)) != 0
     }
 
     /// `true` for a `Connection` field that may name fields besides the hop-by-hop ones (anything

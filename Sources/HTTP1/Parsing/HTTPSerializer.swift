@@ -104,12 +104,21 @@ public enum HTTPSerializer {
     private static func writeFieldLines(
         _ fields: ArraySlice<HTTPField>, keepingLength: Bool, to head: inout HTTPHeadBuffer
     ) {
-        for field in fields
-        where !isFraming(field.name, keepingLength: keepingLength)
-            && !HTTPHeaders.equalsIgnoringCase(field.name, "server") && !isDate(field.name)
-        {
+        for field in fields where !isWrittenByHead(field.name, keepingLength: keepingLength) {
             head.writeField(field.name, field.value)
         }
+    }
+
+    /// `true` for the fields ``head(_:requestMethod:keepAlive:date:followedBy:)`` writes itself:
+    /// the framing ones, `Server` and `Date`. Told by the name's length first (4, 6, 10, 14 or
+    /// 17 bytes): most names have another and are then compared with none of the five.
+    private static func isWrittenByHead(_ name: String, keepingLength: Bool) -> Bool {
+        let lengths: UInt64 = 1 << 4 | 1 << 6 | 1 << 10 | 1 << 14 | 1 << 17
+        let length = name.utf8.count
+        // A masking shift: the smart `<<` with an `Int` amount is generic code, slower than the comparisons.
+        guard length < 64, lengths & (1 &<< UInt64(length)) != 0 else { return false }
+        return isFraming(name, keepingLength: keepingLength) || HTTPHeaders.equalsIgnoringCase(name, "server")
+            || isDate(name)
     }
 
     private static func isDate(_ name: String) -> Bool { HTTPHeaders.equalsIgnoringCase(name, "date") }

@@ -34,7 +34,8 @@ final class PassMarks<Key: Hashable & Sendable>: Sendable {
     /// Marks `key` until `now` + ``window``.
     func mark(_ key: Key, at now: Date) {
         marks.withLock { marks in
-            if marks[key] == nil, marks.count >= capacity {
+            // The count first: a lookup costs a hash, and the table is seldom full.
+            if marks.count >= capacity, marks[key] == nil {
                 marks = marks.filter { $0.value > now }
                 guard marks.count < capacity else { return }
             }
