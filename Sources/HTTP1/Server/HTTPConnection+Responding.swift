@@ -16,7 +16,10 @@ extension HTTPConnection {
         }
         task = loop.startTask { [self, request] in
             let response = await handler.handle(request)
-            loop.execute { [self] in handlerAnswered(response) }
+            // The task prefers the loop, so it is on the loop's thread here: the answer is queued
+            // at once, not handed to the loop as work for later in its turn.
+            guard loop.isInLoopThread else { return loop.execute { [self] in handlerAnswered(response) } }
+            handlerAnswered(response)
         }
         return false
     }
