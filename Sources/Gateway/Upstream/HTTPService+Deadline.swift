@@ -16,10 +16,10 @@ extension HTTPService {
         let left = deadline.date.timeIntervalSince(clock.now)
         guard left > 0 else { throw FetchDeadline.Exceeded() }
         guard left < timeouts.total else { return try await get(key, ifChangedFrom: validators) }
-        var bounded = self
-        bounded.timeouts.total = left
+        var bounded = timeouts
+        bounded.total = left
         do {
-            return try await bounded.get(key, ifChangedFrom: validators)
+            return try await get(key, ifChangedFrom: validators, timeouts: bounded)
         } catch let error as ServiceError where error.kind == .timeout && Self.endedByTotalTimeout(error) {
             throw FetchDeadline.Exceeded()
         }

@@ -6,15 +6,19 @@ import Sockets
 
 extension HTTPService {
     /// Builds, sends and checks one call, sent once more with fresh credentials after a 401 that
-    /// a credential provider says a new credential may cure; every failure leaves as a ``ServiceError``.
-    func perform(_ method: HTTPMethod, key: ResourceKey, extraHeaders: HTTPHeaders, body: [UInt8] = [])
-        async throws -> UpstreamExchange
-    {
+    /// a credential provider says a new credential may cure, within `timeouts` (the service's own by
+    /// default); every failure leaves as a ``ServiceError``.
+    func perform(
+        _ method: HTTPMethod, key: ResourceKey, extraHeaders: HTTPHeaders, body: [UInt8] = [],
+        timeouts: UpstreamTimeouts? = nil
+    ) async throws -> UpstreamExchange {
         try Task.checkCancellation()
         guard let base = bases.base(of: host.baseURL, transport: transport) else {
             throw failure(.unavailable, "has no http:// or https:// base URL", key: key)
         }
-        let call = Call(method: method, key: key, base: base, extraHeaders: extraHeaders, body: body)
+        let call = Call(
+            method: method, key: key, base: base, extraHeaders: extraHeaders, body: body,
+            timeouts: timeouts ?? self.timeouts)
         // Without providers there is nothing to ask for (and no async call to make).
         var sent = credentials.isEmpty ? [] : try await currentCredentials(key: key)
         var exchange = try await send(call, credentials: sent)
@@ -33,6 +37,8 @@ extension HTTPService {
         let base: UpstreamBase
         let extraHeaders: HTTPHeaders
         let body: [UInt8]
+        /// The service's timeouts, or shorter ones (a fetch's deadline).
+        let timeouts: UpstreamTimeouts
     }
 
     /// Sends `call` with `credentials` once and collects the answer, whatever its status.
@@ -59,9 +65,9 @@ extension HTTPService {
         do {
             response =
                 if let http1 = call.base.http1Carrier {
-                    try await http1.send(request, to: call.base.endpoint, timeouts: timeouts)
+                    try await http1.send(request, to: call.base.endpoint, timeouts: call.timeouts)
                 } else {
-                    try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: timeouts)
+                    try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: call.timeouts)
                 }
             observer?.didEnd(.success(response.status), elapsed: .nanoseconds(LoopInstant.now.nanoseconds(since: sent)))
         } catch {

@@ -106,11 +106,19 @@ public struct HTTPService: Service {
     public func get(_ key: ResourceKey, ifChangedFrom validators: Validators?) async throws
         -> ServiceResponse<Representation>
     {
+        try await get(key, ifChangedFrom: validators, timeouts: timeouts)
+    }
+
+    /// ``get(_:ifChangedFrom:)`` within `timeouts` instead of the service's own (given, not set
+    /// on a copy of the service: copying one costs a reference count per part, twice).
+    func get(_ key: ResourceKey, ifChangedFrom validators: Validators?, timeouts: UpstreamTimeouts) async throws
+        -> ServiceResponse<Representation>
+    {
         var conditions = HTTPHeaders()
         conditions.reserveCapacity(2)
         if let etag = validators?.etag { conditions.add(name: "If-None-Match", value: etag) }
         if let lastModified = validators?.lastModified { conditions.add(name: "If-Modified-Since", value: lastModified) }
-        let exchange = try await perform(.get, key: key, extraHeaders: conditions)
+        let exchange = try await perform(.get, key: key, extraHeaders: conditions, timeouts: timeouts)
         let response = exchange.representation
         if response.status == 304 {
             guard !conditions.fields.isEmpty else {
