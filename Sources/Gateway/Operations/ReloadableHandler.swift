@@ -15,6 +15,20 @@ public final class ReloadableHandler: HTTPHandler {
             self.router = router
             self.operations = operations
         }
+
+        /// ``OperationsHandler/handle(_:)``, called where the handlers lie: called through this
+        /// object's property from outside, the struct was copied whole, every reference in it
+        /// retained, for each request.
+        func handle(_ request: HTTPRequest) async -> HTTPResponse {
+            await operations.handle(request)
+        }
+
+        /// ``OperationsHandler/classifiedImmediateAnswer(to:)``, called in place (see ``handle(_:)``).
+        func classifiedImmediateAnswer(
+            to request: inout HTTPRequest
+        ) -> (response: HTTPResponse, route: RouteClassification)? {
+            operations.classifiedImmediateAnswer(to: &request)
+        }
     }
 
     private let current: Mutex<Current>
@@ -49,12 +63,12 @@ public final class ReloadableHandler: HTTPHandler {
     public func classifiedImmediateAnswer(
         to request: inout HTTPRequest
     ) -> (response: HTTPResponse, route: RouteClassification)? {
-        current.withLock { $0 }.operations.classifiedImmediateAnswer(to: &request)
+        current.withLock { $0 }.classifiedImmediateAnswer(to: &request)
     }
 
     /// Asks the current handlers.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        await current.withLock { $0 }.operations.handle(request)
+        await current.withLock { $0 }.handle(request)
     }
 
     /// The route of `request` in the current configuration (for metrics and logs).
