@@ -14,8 +14,10 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: String?
     /// What the server's handler noted in ``HTTPHandler/respondImmediately(to:)`` for its own
     /// ``HTTPHandler/handle(_:)`` (the gateway: the matched route and cache key), so the `async`
-    /// path need not work it out again; `nil` otherwise. The server never reads it.
-    public var handlerNote: (any Sendable)?
+    /// path need not work it out again; `nil` otherwise. The server never reads it. An object: a
+    /// request's copies then retain one reference, and the handler tells its own note by a class
+    /// cast (any value behind an existential was copied and destroyed through its type's witnesses).
+    public var handlerNote: (any AnyObject & Sendable)?
 
     /// Creates a request.
     public init(
