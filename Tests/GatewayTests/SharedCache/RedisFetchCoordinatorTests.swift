@@ -28,7 +28,7 @@ struct RedisFetchCoordinatorTests {
             return
         }
         let waiting = Task { await waiter.acquire("k") }
-        while b.waiters.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await eventually { b.waiters.count > 0 })
         let clock = ManualClock()
         try await RedisDatastore<String, String>(repository: "items", shared: a, clock: clock, retention: 0)
             .save(CacheEntry(value: "v", storedAt: clock.now, expiresAt: clock.now + 60), for: "k")
