@@ -132,6 +132,21 @@ struct HTTPClientTests {
         #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == 0)
     }
 
+    /// An interim answer and the final one read at once: the final one is parsed from what is
+    /// left after the interim one, and the connection is kept for the next call.
+    @Test func send_ReadsTheFinalAnswer_ArrivingWithItsInterimOne() async throws {
+        let upstream = try ScriptedUpstream { _, _ in
+            .respond("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody")
+        }
+        defer { upstream.stop() }
+        let client = HTTPClient()
+        let response = try await client.send(
+            HTTPRequest(method: .get, target: "/x"), to: "127.0.0.1", port: upstream.port)
+        #expect(response.status == 200)
+        #expect(Self.body(response) == "body")
+        #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == 1)
+    }
+
     @Test func send_DoesNotPool_WhenResponseSaysClose() async throws {
         let upstream = try ScriptedUpstream { _, _ in
             .respond("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")

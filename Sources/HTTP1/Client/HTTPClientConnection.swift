@@ -293,8 +293,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
         while exchange != nil, !isClosed {
             switch socket.read(into: buffer) {
             case .bytes(let count):
-                exchange?.received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                let step = exchange?.step(endOfStream: false)
+                let step = exchange?.step(reading: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 if case .needMore? = step { socket.acknowledgeAtOnce() }
                 finish(step)
             case .wouldBlock:

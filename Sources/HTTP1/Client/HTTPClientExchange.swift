@@ -88,9 +88,34 @@ final class HTTPClientExchange: @unchecked Sendable {
     /// `true` once every request byte is sent.
     var isSent: Bool { sent == outbound.count }
 
-    /// Keeps received bytes.
-    func received(_ bytes: UnsafeRawBufferPointer) {
+    /// Takes bytes just read and parses what has arrived: where they lie when nothing is
+    /// buffered, so an answer read whole is never copied into `inbound` (only bytes left after a
+    /// message or before its end are kept); else after the buffered bytes.
+    func step(reading bytes: UnsafeRawBufferPointer) -> Step {
         hasReceivedBytes = true
+        guard inbound.isEmpty, !isOverBudget else {
+            keep(bytes)
+            return step(endOfStream: false)
+        }
+        guard lease?.hold(bytes.count) != false else {
+            isOverBudget = true
+            return .overBudget
+        }
+        switch parser.parse(bytes, endOfStream: false) {
+        case .incomplete:
+            keep(bytes)
+            reserveAnnouncedLength()
+            return isOverBudget ? .overBudget : .needMore
+        case .invalid(let error):
+            return .malformed(error)
+        case .complete(let response, let consumed):
+            if consumed < bytes.count { keep(UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
+            return finished(response, endOfStream: false) ?? step(endOfStream: false)
+        }
+    }
+
+    /// Buffers received bytes.
+    private func keep(_ bytes: UnsafeRawBufferPointer) {
         inbound.append(contentsOf: bytes)
         if lease?.hold(inbound.capacity) == false { isOverBudget = true }
     }
@@ -118,16 +143,22 @@ final class HTTPClientExchange: @unchecked Sendable {
                 return .malformed(error)
             case .complete(let response, let consumed):
                 inbound.removeFirst(consumed)
-                if (100..<200).contains(response.status) && response.status != 101 { continue }
-                // Bytes past the end of the answer: its framing was wrong (a short Content-Length,
-                // a body on a HEAD, 204 or 304 answer) or the upstream sent an answer nobody asked
-                // for. Either way this answer cannot be trusted, nor the connection.
-                guard inbound.isEmpty || response.status == 101 else { return .malformed(.bytesAfterMessage) }
-                let reusable =
-                    requestKeepsAlive && !endOfStream && response.status != 101
-                    && response.headers.connectionKeepsAlive(version: parser.version ?? .http1_1)
-                return .response(response, reusable: reusable)
+                if let step = finished(response, endOfStream: endOfStream) { return step }
             }
         }
+    }
+
+    /// What a whole message makes of the exchange, `inbound` holding the bytes after it: `nil`
+    /// for an interim answer (the final one follows).
+    private func finished(_ response: HTTPResponse, endOfStream: Bool) -> Step? {
+        if (100..<200).contains(response.status) && response.status != 101 { return nil }
+        // Bytes past the end of the answer: its framing was wrong (a short Content-Length,
+        // a body on a HEAD, 204 or 304 answer) or the upstream sent an answer nobody asked
+        // for. Either way this answer cannot be trusted, nor the connection.
+        guard inbound.isEmpty || response.status == 101 else { return .malformed(.bytesAfterMessage) }
+        let reusable =
+            requestKeepsAlive && !endOfStream && response.status != 101
+            && response.headers.connectionKeepsAlive(version: parser.version ?? .http1_1)
+        return .response(response, reusable: reusable)
     }
 }
