@@ -117,34 +117,22 @@ struct HTTPClientTests {
         }
     }
 
-    @Test func send_SkipsInterimResponse_AndReadsUntilClose() async throws {
-        let upstream = try ScriptedUpstream { _, _ in
-            .respond(
-                "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nto the end",
-                thenClose: true)
-        }
+    /// An interim answer and the final one, read at once: the final one is parsed from what is
+    /// left after the interim one, read until the close, or by its length, when the connection
+    /// is kept for the next call.
+    @Test(arguments: [
+        ("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nto the end", true, 0),
+        ("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nto the end", false, 1),
+    ])
+    func send_SkipsInterimResponse_AndReadsTheFinalOne(_ answer: String, closes: Bool, pooled: Int) async throws {
+        let upstream = try ScriptedUpstream { _, _ in .respond(answer, thenClose: closes) }
         defer { upstream.stop() }
         let client = HTTPClient()
         let response = try await client.send(
             HTTPRequest(method: .get, target: "/x"), to: "127.0.0.1", port: upstream.port)
         #expect(response.status == 200)
         #expect(Self.body(response) == "to the end")
-        #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == 0)
-    }
-
-    /// An interim answer and the final one read at once: the final one is parsed from what is
-    /// left after the interim one, and the connection is kept for the next call.
-    @Test func send_ReadsTheFinalAnswer_ArrivingWithItsInterimOne() async throws {
-        let upstream = try ScriptedUpstream { _, _ in
-            .respond("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody")
-        }
-        defer { upstream.stop() }
-        let client = HTTPClient()
-        let response = try await client.send(
-            HTTPRequest(method: .get, target: "/x"), to: "127.0.0.1", port: upstream.port)
-        #expect(response.status == 200)
-        #expect(Self.body(response) == "body")
-        #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == 1)
+        #expect(client.idleConnectionCount(host: "127.0.0.1", port: upstream.port) == pooled)
     }
 
     @Test func send_DoesNotPool_WhenResponseSaysClose() async throws {
