@@ -105,11 +105,21 @@ public enum HTTPSerializer {
         _ fields: ArraySlice<HTTPField>, keepingLength: Bool, to head: inout HTTPHeadBuffer
     ) {
         for field in fields
-        where !isFraming(field.name, keepingLength: keepingLength)
-            && !HTTPHeaders.equalsIgnoringCase(field.name, "server") && !isDate(field.name)
+        where !mayBeOwnField(field.name)
+            || (!isFraming(field.name, keepingLength: keepingLength)
+                && !HTTPHeaders.equalsIgnoringCase(field.name, "server") && !isDate(field.name))
         {
             head.writeField(field.name, field.value)
         }
+    }
+
+    /// `false` when `name` has the length of none of the fields the serializer writes itself
+    /// (`Date` 4, `Server` 6, `Connection` 10, `Content-Length` 14, `Transfer-Encoding` 17): most
+    /// fields are told apart so, with one count instead of five comparisons.
+    private static func mayBeOwnField(_ name: String) -> Bool {
+        let ownLengths: UInt64 = 1 << 4 | 1 << 6 | 1 << 10 | 1 << 14 | 1 << 17
+        let length = name.utf8.count
+        return length < 64 && ownLengths & 1 << length != 0
     }
 
     private static func isDate(_ name: String) -> Bool { HTTPHeaders.equalsIgnoringCase(name, "date") }
