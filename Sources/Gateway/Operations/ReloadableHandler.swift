@@ -15,6 +15,23 @@ public final class ReloadableHandler: HTTPHandler {
             self.router = router
             self.operations = operations
         }
+
+        // The handlers are asked where they lie: read through a request's reference to this
+        // object, they were copied out of it first (a retain and a release of each of their parts).
+
+        func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
+            operations.respondImmediately(to: &request)
+        }
+
+        func classifiedImmediateAnswer(
+            to request: inout HTTPRequest
+        ) -> (response: HTTPResponse, route: RouteClassification)? {
+            operations.classifiedImmediateAnswer(to: &request)
+        }
+
+        func handle(_ request: HTTPRequest) async -> HTTPResponse {
+            await operations.handle(request)
+        }
     }
 
     private let current: Mutex<Current>
@@ -42,19 +59,19 @@ public final class ReloadableHandler: HTTPHandler {
 
     /// Asks the current handlers.
     public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
-        current.withLock { $0 }.operations.respondImmediately(to: &request)
+        current.withLock { $0 }.respondImmediately(to: &request)
     }
 
     /// Asks the current handlers, which also name the route that answered (for metrics and logs).
     public func classifiedImmediateAnswer(
         to request: inout HTTPRequest
     ) -> (response: HTTPResponse, route: RouteClassification)? {
-        current.withLock { $0 }.operations.classifiedImmediateAnswer(to: &request)
+        current.withLock { $0 }.classifiedImmediateAnswer(to: &request)
     }
 
     /// Asks the current handlers.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        await current.withLock { $0 }.operations.handle(request)
+        await current.withLock { $0 }.handle(request)
     }
 
     /// The route of `request` in the current configuration (for metrics and logs).
