@@ -86,7 +86,7 @@ struct DemoUpstreamTests {
     @Test func delayKnob_WaitsOnTheClock() async throws {
         let demo = DemoUpstream(clock: clock)
         let task = Task { await send(demo, .get, "/weather/tokyo?delay=1500") }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { clock.sleeperCount > 0 })
         clock.advance(by: 1)
         #expect(clock.sleeperCount == 1)
         clock.advance(by: 1)

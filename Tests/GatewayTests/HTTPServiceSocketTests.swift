@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import HTTP1
 import RDS
+import RDSTesting
 import Sockets
 import Testing
 
@@ -93,7 +94,7 @@ struct HTTPServiceSocketTests {
         defer { upstream.stop() }
         let service = Self.makeService(port: upstream.port, transport: makeTransport())
         let call = Task { try await service.get(ResourceKey(repository: "r", path: "/hang"), ifChangedFrom: nil) }
-        while upstream.requests.isEmpty { await Task.yield() }
+        try #require(await eventually { !upstream.requests.isEmpty })
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
     }

@@ -22,7 +22,8 @@ final class RawSocketUpstream: Sendable {
         var connections = 0
         var open: [Int32] = []
         var stopped = false
-        var requestWaiters: [(count: Int, continuation: CheckedContinuation<[String], Never>)] = []
+        var requestWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<[String], Never>)] = []
+        var nextWaiter = 0
     }
 
     private let state = Mutex(State())
@@ -46,15 +47,23 @@ final class RawSocketUpstream: Sendable {
     var connections: Int { state.withLock { $0.connections } }
 
     /// The request heads received, once there are at least `count` (the client's side of a call
-    /// can end before this upstream's thread has read what was sent).
-    func requests(atLeast count: Int) async -> [String] {
+    /// can end before this upstream's thread has read what was sent), or those received so far
+    /// when `limit` passes first or the upstream stops: a request that never comes fails the
+    /// caller's expectation instead of hanging the test run.
+    func requests(atLeast count: Int, limit: Duration = .seconds(10)) async -> [String] {
         await withCheckedContinuation { continuation in
-            let received = state.withLock { state -> [String]? in
-                if state.requests.count >= count { return state.requests }
-                state.requestWaiters.append((count, continuation))
-                return nil
+            let waiter = state.withLock { state -> Int? in
+                if state.requests.count >= count || state.stopped { return nil }
+                state.nextWaiter += 1
+                state.requestWaiters.append((state.nextWaiter, count, continuation))
+                return state.nextWaiter
             }
-            if let received { continuation.resume(returning: received) }
+            guard let waiter else { return continuation.resume(returning: requests) }
+            let (seconds, attoseconds) = limit.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+                resumeWaiters { $0.id == waiter }
+            }
         }
     }
 
@@ -66,6 +75,19 @@ final class RawSocketUpstream: Sendable {
             shutdown(listener, Int32(SHUT_RDWR))
             for descriptor in state.open { shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
+        resumeWaiters { _ in true }
+    }
+
+    /// Hands the requests received so far to the waiters `chosen` picks, and forgets them.
+    private func resumeWaiters(
+        _ chosen: ((id: Int, count: Int, continuation: CheckedContinuation<[String], Never>)) -> Bool
+    ) {
+        let (requests, woken) = state.withLock { state in
+            let woken = state.requestWaiters.filter(chosen).map(\.continuation)
+            state.requestWaiters.removeAll(where: chosen)
+            return (state.requests, woken)
+        }
+        woken.forEach { $0.resume(returning: requests) }
     }
 
     deinit { close(listener) }
@@ -97,13 +119,11 @@ final class RawSocketUpstream: Sendable {
         }
         var buffer: [UInt8] = []
         while let (head, body) = readRequest(connection, buffer: &buffer) {
-            let (requests, woken) = state.withLock { state in
+            let received = state.withLock { state in
                 state.requests.append(head)
-                let woken = state.requestWaiters.filter { $0.count <= state.requests.count }.map(\.continuation)
-                state.requestWaiters.removeAll { $0.count <= state.requests.count }
-                return (state.requests, woken)
+                return state.requests.count
             }
-            woken.forEach { $0.resume(returning: requests) }
+            resumeWaiters { $0.count <= received }
             guard let reply = respond(head, body) else {
                 while readMore(connection, into: &buffer) {}
                 return

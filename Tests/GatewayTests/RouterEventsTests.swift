@@ -26,7 +26,7 @@ struct RouterEventsTests {
         let first = await chunks.next().map { String(decoding: $0, as: UTF8.self) } ?? ""
         #expect(first.hasPrefix("id: \(container.events.lastEventID)\nevent: initialized\ndata: {"))
         #expect(first.contains(#""path":"/items/a""#) && first.contains(#""repository":"items""#))
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { clock.sleeperCount > 0 })
         clock.advance(by: 15)
         let second = await chunks.next().map { String(decoding: $0, as: UTF8.self) }
         #expect(second == ": ping\n\n")

@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import HTTP1
+import RDSTesting
 import Testing
 
 /// What every ``Transport`` promises, checked for both of ours over real sockets on port 0.
@@ -96,7 +97,7 @@ struct TransportContractTests {
         let task = Task {
             try await transport.send(HTTPRequest(method: .get, target: "/hang"), to: endpoint, timeouts: .init())
         }
-        while upstream.requests.isEmpty { await Task.yield() }
+        try #require(await eventually { !upstream.requests.isEmpty })
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }

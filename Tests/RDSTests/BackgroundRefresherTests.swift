@@ -21,7 +21,7 @@ struct BackgroundRefresherTests {
     private func waitForNextRefresh(
         _ refresher: BackgroundRefresher<String, String>, _ key: String, _ date: Date?
     ) async {
-        while refresher.nextRefresh(of: key) != date { await Task.yield() }
+        #expect(await eventually { refresher.nextRefresh(of: key) == date })
     }
 
     @Test func subscribedKey_IsRevalidatedBeforeExpiry_WithoutAnyRead() async throws {
@@ -76,7 +76,7 @@ struct BackgroundRefresherTests {
         #expect(refresher.followedCount == 1)
         await waitForNextRefresh(refresher, "k", fixture.clock.now + 48)
         fixture.clock.advance(by: 48)
-        while refresher.followedCount > 0 { await Task.yield() }
+        #expect(await eventually { refresher.followedCount == 0 })
         #expect(fixture.service.getCount(for: "k") == 1)
         scheduler.stop()
     }

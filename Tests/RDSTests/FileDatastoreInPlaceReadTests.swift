@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RDSTesting
 import Testing
 
 @testable import RDS
@@ -27,7 +28,7 @@ struct FileDatastoreInPlaceReadTests {
         let hold = DispatchSemaphore(value: 0)
         location.queue.async { hold.wait() }
         let saving = Task { try await store.save(DatastoreTestFixtures.entry("new"), for: "k") }
-        while store.changesInFlight.isQuiet(location.bucket) { try await Task.sleep(for: .milliseconds(1)) }
+        try #require(await eventually { !store.changesInFlight.isQuiet(location.bucket) })
         let reading = Task { try await store.get("k")?.value }
         // Released once the read has gone to the queue, behind the save (a read in place would
         // never get there: it would have found the old file).

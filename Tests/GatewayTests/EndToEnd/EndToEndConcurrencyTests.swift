@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import HTTP1
+import RDSTesting
 import Testing
 
 struct EndToEndConcurrencyTests {
@@ -46,9 +47,7 @@ struct EndToEndConcurrencyTests {
         await upstream.waitForArrivals(1)
         #expect(store.isFetching(key))
         EndToEndClient.disconnect(socket)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while store.isFetching(key), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(!store.isFetching(key))
+        #expect(await eventually { !store.isFetching(key) })
         upstream.openGate()
         await gateway.stop()
         await upstream.stop()

@@ -31,7 +31,7 @@ struct EndToEndInFlightBudgetTests {
         let port = server.port
         let held = Task { try await EndToEndClient.send(.get, "/items/held", port: port) }
         let budget = try #require(container.inFlightBodies)
-        while budget.bytesInUse < Self.bodySize { try await Task.sleep(for: .milliseconds(2)) }
+        try #require(await eventually { budget.bytesInUse >= Self.bodySize })
 
         let refused = try await EndToEndClient.send(.get, "/items/large", port: port)
         #expect(refused.status == 503)
@@ -46,7 +46,7 @@ struct EndToEndInFlightBudgetTests {
 
         upstream.stop()
         _ = await held.result
-        while budget.bytesInUse > 0 { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(await eventually { budget.bytesInUse == 0 })
         await server.shutdown(gracePeriod: .zero)
     }
 }

@@ -105,7 +105,7 @@ struct EndToEndHookTests {
         let stale = try await gateway.get("/items/a")
         #expect(stale.text == "a:v1")
         #expect(stale.headers["X-Cache"] == "STALE")
-        while upstream.calls("/items/a") < 2 { await Task.yield() }
+        try #require(await eventually { upstream.calls("/items/a") >= 2 })
         let hook = try await Self.postSigned(gateway, #"{"action":"invalidate","tags":["item-b"]}"#)
         #expect(hook.json["affected"] as? Int == 1)
         let missAgain = try await gateway.get("/items/b")
