@@ -38,6 +38,19 @@ struct RepositoryResponseTests {
         #expect(bypass == "rds-gateway; fwd=miss")
     }
 
+    /// A hit's value is the same whether made or kept (``RepositoryResponse/hitValue(ttl:)``),
+    /// at either end of the kept `ttl` values and outside them (negative, or beyond).
+    @Test(arguments: [0, 1, 598, RepositoryResponse.keptHitValues - 1, RepositoryResponse.keptHitValues, -1, 86_400])
+    func hitValue_IsTheHitsCacheStatus_MadeOrKept(ttl: Int) {
+        let expected = "rds-gateway; hit; ttl=\(ttl)"
+        #expect(RepositoryResponse.hitValue(ttl: ttl) == expected)
+        #expect(RepositoryResponse.hitValue(ttl: ttl) == expected)
+        let entry = CacheEntry(
+            value: Representation(status: 200, body: [1]), storedAt: Self.now,
+            expiresAt: Self.now.addingTimeInterval(Double(ttl) + 0.5))
+        #expect(RepositoryResponse.cacheStatus(Self.answer(.hit, entry: entry), now: Self.now, forwardedOnRequest: false) == expected)
+    }
+
     /// A hit's `ttl` and `Age` digits are written into the value's own string, of any sign and length.
     @Test(arguments: [
         ("rds-gateway; hit; ttl=", 0, "rds-gateway; hit; ttl=0"), ("", 7, "7"), ("ttl=", -3, "ttl=-3"),

@@ -27,6 +27,28 @@ struct HTTPOutboundQueueTests {
         #expect(queue.segments.count <= HTTPOutboundQueue.maxSegmentsPerWrite)
     }
 
+    /// A body queued unjoined (a cached one, by reference) keeps its storage, and the next
+    /// answer's head is not joined to it (which would copy the shared body); all leave in one `writev`.
+    @Test func appendUnjoined_KeepsTheBodysStorage_AndTheNextHeadApart() throws {
+        let (writer, reader) = try Socket.makePair()
+        defer {
+            writer.close()
+            reader.close()
+        }
+        let body = [UInt8](repeating: 0x62, count: HTTPOutboundQueue.copiedBodyBytes + 1)
+        var queue = HTTPOutboundQueue()
+        queue.append(Array("head1".utf8))
+        queue.append(unjoined: body)
+        queue.append(Array("head2".utf8))
+        queue.append(Array("!".utf8))
+        #expect(queue.segments.count == 3)
+        #expect(Self.baseAddress(queue.segments[1]) == Self.baseAddress(body))
+        #expect(queue.send(to: writer) == .sent(body.count + 11))
+        var buffer = [UInt8](repeating: 0, count: 2_048)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(reader.fd, $0.baseAddress, $0.count) }
+        #expect(Array(buffer[..<count]) == Array("head1".utf8) + body + Array("head2!".utf8))
+    }
+
     @Test func send_WritesHeadAndSmallBodyInOneCall() throws {
         let (writer, reader) = try Socket.makePair()
         defer {

@@ -104,6 +104,25 @@ struct HTTPSerializerTests {
         #expect(!text.contains("upgrade"))
     }
 
+    /// Fields as long as the serializer's own names (`Date` 4, `Server` 6, `Connection` 10,
+    /// `Content-Length` 14, `Transfer-Encoding` 17) are written; the own names, in any case, are
+    /// not (a handler's `Date` is written in its own place: see the next test).
+    @Test func response_KeepsFieldsAsLongAsItsOwnNames_AndDropsTheOwnInAnyCase() {
+        let kept: HTTPHeaders = [
+            "ETag": "\"1\"", "Pragma": "no-cache", "Keep-Alive": "timeout=5", "X-Connect1": "y", "Accept-Charset": "utf-8",
+            "X-Transfer-Encode": "z",
+        ]
+        let own: HTTPHeaders = [
+            "server": "other", "CONNECTION": "upgrade",
+            "content-LENGTH": "777", "Transfer-encoding": "gzip",
+        ]
+        let response = HTTPResponse(status: 200, headers: HTTPHeaders(kept.fields + own.fields), bytes: [1])
+        let text = Self.text(HTTPSerializer.response(response, requestMethod: .get, keepAlive: true, date: Self.date))
+        for field in kept { #expect(text.contains("\r\n\(field.name): \(field.value)\r\n")) }
+        for field in own { #expect(!text.contains(field.value)) }
+        #expect(text.contains("Content-Length: 1\r\nConnection: keep-alive\r\n"))
+    }
+
     /// A cache replays the origin's `Date` (RFC 9110 §6.6.1, RFC 9111 §4): exactly one `Date`, the handler's.
     @Test func response_KeepsHandlersOwnDate_Once() {
         let date = "Sun, 06 Nov 1994 08:49:37 GMT"

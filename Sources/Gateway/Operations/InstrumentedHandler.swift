@@ -64,11 +64,12 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// The fast path: asks `inner` first, so that a request it cannot answer at once costs nothing more.
     public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
         let start = LoopInstant.now
-        guard var answered = respondClassified(&request) else { return nil }
+        // Taken apart at once: a response read out of the tuple was copied, and the tuple destroyed.
+        guard case (var response, let route)? = respondClassified(&request) else { return nil }
         finish(
-            &answered.response, method: request.method, path: request.path, route: answered.route,
+            &response, method: request.method, path: request.path, route: route,
             id: RequestID(header: request.headers[RequestID.headerName]), since: start)
-        return answered.response
+        return response
     }
 
     /// The async path, with the request's ``RequestContext`` (its id) bound for every task the answer starts.

@@ -16,18 +16,21 @@ public final class ReloadableHandler: HTTPHandler {
             self.operations = operations
         }
 
-        /// ``OperationsHandler/handle(_:)``, called where the handlers lie: called through this
-        /// object's property from outside, the struct was copied whole, every reference in it
-        /// retained, for each request.
-        func handle(_ request: HTTPRequest) async -> HTTPResponse {
-            await operations.handle(request)
+        // The handlers are asked where they lie: read through a request's reference to this
+        // object, they were copied out of it first (a retain and a release of each of their parts).
+
+        func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
+            operations.respondImmediately(to: &request)
         }
 
-        /// ``OperationsHandler/classifiedImmediateAnswer(to:)``, called in place (see ``handle(_:)``).
         func classifiedImmediateAnswer(
             to request: inout HTTPRequest
         ) -> (response: HTTPResponse, route: RouteClassification)? {
             operations.classifiedImmediateAnswer(to: &request)
+        }
+
+        func handle(_ request: HTTPRequest) async -> HTTPResponse {
+            await operations.handle(request)
         }
     }
 
@@ -56,7 +59,7 @@ public final class ReloadableHandler: HTTPHandler {
 
     /// Asks the current handlers.
     public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
-        current.withLock { $0 }.operations.respondImmediately(to: &request)
+        current.withLock { $0 }.respondImmediately(to: &request)
     }
 
     /// Asks the current handlers, which also name the route that answered (for metrics and logs).

@@ -2,6 +2,7 @@ import Foundation
 import HTTP1
 import HTTPCaching
 import RDS
+import Synchronization
 
 /// Turns a ``RepositoryAnswer`` into what the client sees: the upstream's status, body and every
 /// stored end-to-end field (its own `Cache-Control`, `Expires` and `Date` included), plus `Age`
@@ -145,15 +146,15 @@ enum RepositoryResponse {
     ) -> String {
         let timeToLive = answer.entry?.timeToLive(at: now).rounded(.down)
         if answer.error == nil, !forwardedOnRequest, let timeToLive {
-            // The usual answers: a constant and the digits (building the value costs ten times as much).
-            let prefix =
-                switch answer.cacheStatus {
-                case .hit, .stale: storedPrefixes.hit
-                case .miss: storedPrefixes.miss
-                case .revalidated: storedPrefixes.revalidated
-                case .bypass: storedPrefixes.bypass
-                }
-            return joining(prefix, Int(timeToLive))
+            // The usual answers: a constant and the digits (building the value costs ten times as
+            // much), a hit's kept once made.
+            let ttl = Int(timeToLive)
+            switch answer.cacheStatus {
+            case .hit, .stale: return hitValue(ttl: ttl)
+            case .miss: return joining(storedPrefixes.miss, ttl)
+            case .revalidated: return joining(storedPrefixes.revalidated, ttl)
+            case .bypass: return joining(storedPrefixes.bypass, ttl)
+            }
         }
         if answer.error == nil, !forwardedOnRequest, answer.entry == nil {
             return switch answer.cacheStatus {
@@ -174,6 +175,24 @@ enum RepositoryResponse {
             value += "; detail="
             value += ProblemResponse.resourceErrorCode(error)
         }
+        return value
+    }
+
+    /// The hits' `Cache-Status` values (`rds-gateway; hit; ttl=598`) for each `ttl` below
+    /// ``keptHitValues``, made once each: a hot entry is answered many times a second with one
+    /// `ttl`, and making its value (an allocation, as it is longer than 15 bytes) costs about 500
+    /// instructions, reading it here a lock and a retain. At most ``keptHitValues`` strings (~250 KB).
+    private static let hitValues = Mutex<[String?]>(Array(repeating: nil, count: keptHitValues))
+
+    /// The `ttl` values whose hit `Cache-Status` is kept: a bit over an hour.
+    static let keptHitValues = 4096
+
+    /// The `Cache-Status` of a hit with `ttl` seconds left: kept in ``hitValues``, or made.
+    static func hitValue(ttl: Int) -> String {
+        guard ttl >= 0, ttl < keptHitValues else { return joining(storedPrefixes.hit, ttl) }
+        if let kept = hitValues.withLock({ $0[ttl] }) { return kept }
+        let value = joining(storedPrefixes.hit, ttl)
+        hitValues.withLock { $0[ttl] = value }
         return value
     }
 

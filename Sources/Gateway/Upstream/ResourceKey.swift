@@ -30,7 +30,9 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
             hasher.combine(repository)
             hasher.combine(path)
             hasher.combine(query)
-            hasher.combine(headers)
+            // Most keys have no keyed fields: hashing even an empty dictionary costs a call and a
+            // hasher of its own. Equal keys have equal fields, so they still hash alike.
+            if !headers.isEmpty { hasher.combine(headers) }
             identityHash = hasher.finalize()
         }
     }

@@ -3,7 +3,9 @@ public struct HTTPRequest: Sendable {
     /// The method.
     public var method: HTTPMethod
     /// The request target exactly as sent, e.g. `/weather/london?units=metric`.
-    public var target: String
+    public var target: String {
+        didSet { queryMark = Self.queryMark(of: target) }
+    }
     /// The protocol version.
     public var version: HTTPVersion
     /// The header fields.
@@ -26,6 +28,7 @@ public struct HTTPRequest: Sendable {
     ) {
         self.method = method
         self.target = target
+        self.queryMark = Self.queryMark(of: target)
         self.version = version
         self.headers = headers
         self.body = body
@@ -42,9 +45,13 @@ public struct HTTPRequest: Sendable {
         queryMark.map { target[target.utf8.index(after: $0)...] }
     }
 
-    /// Where the first `?` is: searched byte by byte (read several times per request; a
-    /// `Character` search costs grapheme breaking).
-    private var queryMark: String.Index? {
+    /// Where the first `?` of ``target`` is, found once whenever the target is set: the path and
+    /// query are read several times per request (routing, the key, the log line).
+    private var queryMark: String.Index?
+
+    /// Where the first `?` of `target` is: searched byte by byte (a `Character` search costs
+    /// grapheme breaking).
+    private static func queryMark(of target: String) -> String.Index? {
         target.firstIndex(ofASCII: UInt8(ascii: "?"))
     }
 }

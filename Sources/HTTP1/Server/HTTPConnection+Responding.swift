@@ -32,16 +32,16 @@ extension HTTPConnection {
     }
 
     /// Queues a response: its head, then its body by reference (a cached body is written from
-    /// the cache's own storage; one of up to ``HTTPOutboundQueue/joinedSegmentBytes`` is copied
+    /// the cache's own storage; one of up to ``HTTPOutboundQueue/copiedBodyBytes`` is copied
     /// behind the head instead), or starts the pump task of a stream. Returns `true` when the
-    /// connection is ready for the next request at once.
+    /// connection is ready for the next request at once. Head and body leave in one `writev`.
     @discardableResult
     func respond(with response: HTTPResponse) -> Bool {
         let allowsBody = HTTPSerializer.allowsBody(status: response.status, requestMethod: answeringMethod)
-        // A small body is written into the head's memory (the queue would join the two anyway,
-        // growing the head's array); a larger one is queued as the storage it is.
+        // A small body is written into the head's memory (cheaper than a second `iovec`); a
+        // larger one is queued as the storage it is, never joined to the head by the queue.
         let joined: [UInt8] =
-            if allowsBody, case .bytes(let body) = response.body, body.count <= HTTPOutboundQueue.joinedSegmentBytes { body } else { [] }
+            if allowsBody, case .bytes(let body) = response.body, body.count <= HTTPOutboundQueue.copiedBodyBytes { body } else { [] }
         enqueue(
             HTTPSerializer.head(
                 response, requestMethod: answeringMethod, keepAlive: machine.keepAlive, date: dates.current(),
@@ -49,7 +49,7 @@ extension HTTPConnection {
         guard allowsBody else { return responseSent() }
         switch response.body {
         case .bytes(let body):
-            if body.count > HTTPOutboundQueue.joinedSegmentBytes { enqueue(body) }
+            if body.count > HTTPOutboundQueue.copiedBodyBytes { enqueue(unjoined: body) }
             return responseSent()
         case .stream(let stream):
             flush()

@@ -7,6 +7,11 @@ extension HTTPConnection {
         outbound.append(bytes)
     }
 
+    /// Queues `bytes` as a segment of their own (a body, by reference: see ``HTTPOutboundQueue/append(unjoined:)``).
+    func enqueue(unjoined bytes: [UInt8]) {
+        outbound.append(unjoined: bytes)
+    }
+
     /// Sends what is queued, as far as the socket takes it now, a `writev` of several segments
     /// at a time. A full send buffer arms the write source (and the write deadline); a failed
     /// send closes the connection.

@@ -31,12 +31,18 @@ enum ReadPlan<Value: Sendable>: Sendable {
             break
         }
         guard policy.mode == .cacheFirst, let entry else { return .fetch(validators: validators) }
-        if entry.isFresh(at: now) {
+        if servesHit(entry, at: now, policy: policy) {
             return .serve(entry, .hit, refreshInBackground: policy.isRefreshAheadDue(entry, at: now))
         }
         if policy.canServeWhileRevalidating(entry, at: now) {
             return .serve(entry, .stale, refreshInBackground: true)
         }
         return .fetch(validators: validators)
+    }
+
+    /// `true` when a cached read of `entry` at `now` is a hit (``make(entry:at:policy:intent:)``
+    /// plans `.serve(entry, .hit, …)`): the policy is cache-first and the entry fresh.
+    static func servesHit(_ entry: CacheEntry<Value>, at now: Date, policy: RepositoryPolicy) -> Bool {
+        policy.mode == .cacheFirst && entry.isFresh(at: now)
     }
 }

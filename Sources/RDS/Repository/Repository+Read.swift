@@ -61,10 +61,10 @@ extension Repository {
         guard let peekable = store.peekable,
             let entry = peekable.peek(key) ?? entryBelowMemory(for: key, in: peekable)
         else { return nil }
-        let plan = ReadPlan.make(entry: entry, at: store.clock.now, policy: policy, intent: .cached)
-        // The peeked entry itself is answered: binding the plan's copy would copy it again.
-        guard case .serve(_, .hit, let refreshAhead) = plan else { return nil }
-        if refreshAhead { startBackgroundFetch(key, entry: entry) }
+        // The plan's hit, decided without making the plan: a plan holds a copy of the entry.
+        let now = store.clock.now
+        guard ReadPlan.servesHit(entry, at: now, policy: policy) else { return nil }
+        if policy.isRefreshAheadDue(entry, at: now) { startBackgroundFetch(key, entry: entry) }
         return RepositoryAnswer(value: entry.value, entry: entry, cacheStatus: .hit)
     }
 
