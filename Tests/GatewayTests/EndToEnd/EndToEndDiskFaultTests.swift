@@ -39,7 +39,12 @@ struct EndToEndDiskFaultTests {
 
             let miss = try await gateway.get("/items/a")
             let hit = try await gateway.get("/items/a")
-            let ready = try await gateway.get("/health/ready")
+            // The miss's entry is written behind its answer: the failed write is seen once tried.
+            var ready = try await gateway.get("/health/ready")
+            for _ in 0..<500 where ready.json["disk_cache"] as? String != "degraded" {
+                try await Task.sleep(for: .milliseconds(10))
+                ready = try await gateway.get("/health/ready")
+            }
             let degradedMetrics = try await metrics(gateway)
             let degradedAdmin = try await adminDisk(gateway)
 
@@ -62,9 +67,13 @@ struct EndToEndDiskFaultTests {
 
             try FileManager.default.removeItem(at: items)
             let recovered = try await gateway.get("/items/b")
+            var recoveredAdmin = try await adminDisk(gateway)
+            for _ in 0..<500 where recoveredAdmin["entries"] as? Int != 1 {
+                try await Task.sleep(for: .milliseconds(10))
+                recoveredAdmin = try await adminDisk(gateway)
+            }
             let readyAgain = try await gateway.get("/health/ready")
             let recoveredMetrics = try await metrics(gateway)
-            let recoveredAdmin = try await adminDisk(gateway)
 
             #expect(recovered.headers["X-Cache"] == "MISS")
             #expect(try FileManager.default.contentsOfDirectory(atPath: items.path).count == 1)
