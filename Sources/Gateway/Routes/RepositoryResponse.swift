@@ -145,23 +145,14 @@ enum RepositoryResponse {
         _ answer: RepositoryAnswer<Representation>, now: Date, forwardedOnRequest: Bool
     ) -> String {
         let timeToLive = answer.entry?.timeToLive(at: now).rounded(.down)
-        if answer.error == nil, !forwardedOnRequest, let timeToLive {
-            // The usual answers: a constant and the digits (building the value costs ten times as
-            // much), a hit's kept once made.
+        if answer.error == nil, !forwardedOnRequest {
+            // The usual answers: a constant, and for a stored entry the digits of its ttl
+            // (building the value costs ten times as much); a hit's kept once made.
+            guard let timeToLive else { return usual(unstoredValues, answer.cacheStatus) }
             let ttl = Int(timeToLive)
             switch answer.cacheStatus {
             case .hit, .stale: return hitValue(ttl: ttl)
-            case .miss: return joining(storedPrefixes.miss, ttl)
-            case .revalidated: return joining(storedPrefixes.revalidated, ttl)
-            case .bypass: return joining(storedPrefixes.bypass, ttl)
-            }
-        }
-        if answer.error == nil, !forwardedOnRequest, answer.entry == nil {
-            return switch answer.cacheStatus {
-            case .hit, .stale: unstoredValues.hit
-            case .miss: unstoredValues.miss
-            case .revalidated: unstoredValues.revalidated
-            case .bypass: unstoredValues.bypass
+            case let status: return joining(usual(storedPrefixes, status), ttl)
             }
         }
         var value = valueBeforeTTL(
@@ -176,6 +167,19 @@ enum RepositoryResponse {
             value += ProblemResponse.resourceErrorCode(error)
         }
         return value
+    }
+
+    /// The member of `values` (made once per usual cache status) for `status`; a stale answer
+    /// reads as a hit there.
+    private static func usual(
+        _ values: (hit: String, miss: String, revalidated: String, bypass: String), _ status: CacheStatus
+    ) -> String {
+        switch status {
+        case .hit, .stale: values.hit
+        case .miss: values.miss
+        case .revalidated: values.revalidated
+        case .bypass: values.bypass
+        }
     }
 
     /// The hits' `Cache-Status` values (`rds-gateway; hit; ttl=598`) for each `ttl` below
