@@ -40,6 +40,14 @@ extension FileDatastore {
         return location
     }
 
+    /// The location of a key being read: the one held for it in ``writtenLocations``, else made
+    /// (see ``location(of:)``) and not held (see ``writtenLocation(of:)``).
+    /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.
+    func readLocation(of key: Key) throws(DatastoreError) -> Location {
+        if let held = writtenLocations.location(of: key) { return held }
+        return try location(of: key)
+    }
+
     /// Encodes `key` and derives its file's path (made in one piece: this runs on every read
     /// and save) and its queue.
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.

@@ -120,7 +120,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// waiting for the disk; anything else (a change queued, pages on disk only, an unusable file)
     /// is read on the key's queue, in order with its changes.
     public func get(_ key: Key) async throws -> CacheEntry<Value>? {
-        let location = try writtenLocations.location(of: key) ?? location(of: key)
+        let location = try readLocation(of: key)
         // Found missing by the fast path just before (``entryInPlace(for:)``), nothing begun since.
         if changesInFlight.takeMissing(location.entryPath) { return nil }
         if let found = readInPlace(at: location, for: key) { return found }
@@ -157,7 +157,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// page cache, changing, or unusable: ``get(_:)`` tells). For the event loop's fast path,
     /// which answers from here what the memory level no longer holds.
     public func entryInPlace(for key: Key) -> CacheEntry<Value>? {
-        guard let location = try? writtenLocations.location(of: key) ?? location(of: key) else { return nil }
+        guard let location = try? readLocation(of: key) else { return nil }
         return readInPlace(at: location, for: key) ?? nil
     }
 
