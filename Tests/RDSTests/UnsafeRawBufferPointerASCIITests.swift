@@ -12,4 +12,11 @@ struct UnsafeRawBufferPointerASCIITests {
             #expect(!bytes.withUnsafeBytes { $0.isASCII }, "byte \(position) of \(length)")
         }
     }
+
+    @Test func utf8String_TakesASCII_ValidatesTheRest_AndRefusesInvalidUTF8() {
+        #expect(Array("W/\"abc\"".utf8).withUnsafeBytes { $0.utf8String } == "W/\"abc\"")
+        #expect(Array("Zürich".utf8).withUnsafeBytes { $0.utf8String } == "Zürich")
+        #expect([UInt8]([0x61, 0xC3]).withUnsafeBytes { $0.utf8String } == nil)
+        #expect([UInt8]([0xFF, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68]).withUnsafeBytes { $0.utf8String } == nil)
+    }
 }

@@ -73,10 +73,7 @@ struct ByteReader {
 
     /// Reads a length-prefixed string, which must be valid UTF-8.
     mutating func readString() throws -> String {
-        let run = try readRun()
-        // ASCII (nearly every field) is valid UTF-8 as it is: no need for the generic validation.
-        if run.isASCII { return String(decoding: run, as: UTF8.self) }
-        guard let string = String(validating: run, as: UTF8.self) else { throw failure("invalid UTF-8") }
+        guard let string = try readRun().utf8String else { throw failure("invalid UTF-8") }
         return string
     }
 

@@ -217,10 +217,7 @@ public enum FileEntryFormat {
             guard bytes.isEmpty else { throw InvalidEntry() }
             return nil
         }
-        let run = UnsafeRawBufferPointer(rebasing: bytes)
-        // ASCII (nearly every validator) is valid UTF-8 as it is: no need for the generic validation.
-        if run.isASCII { return String(decoding: run, as: UTF8.self) }
-        guard let text = String(validating: run, as: UTF8.self) else { throw InvalidEntry() }
+        guard let text = UnsafeRawBufferPointer(rebasing: bytes).utf8String else { throw InvalidEntry() }
         return text
     }
 

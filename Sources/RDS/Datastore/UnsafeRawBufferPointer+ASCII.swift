@@ -16,4 +16,10 @@ extension UnsafeRawBufferPointer {
         }
         return true
     }
+
+    /// The bytes as a string when they are valid UTF-8, else `nil`. ASCII (nearly every stored
+    /// string) is valid UTF-8 as it is, and is taken without the generic validation.
+    public var utf8String: String? {
+        isASCII ? String(decoding: self, as: UTF8.self) : String(validating: self, as: UTF8.self)
+    }
 }
