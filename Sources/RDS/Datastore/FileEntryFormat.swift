@@ -105,9 +105,7 @@ public enum FileEntryFormat {
     /// describes, or `nil` when the header is not one; lets a reader refuse a file whose size
     /// does not match before reading its body.
     static func fileSize(header raw: UnsafeRawBufferPointer) -> Int? {
-        guard raw.count >= headerSize, startsWithMagicAndVersion(raw), raw[5] & ~Flag.all == 0, raw[6] == 0,
-            raw[7] == 0
-        else { return nil }
+        guard raw.count >= headerSize, startsWithKnownHeader(raw) else { return nil }
         var total = headerSize + checksumSize
         for field in 0..<4 {
             let length = readUInt64(raw, at: 8 + field * 8)
@@ -117,10 +115,11 @@ public enum FileEntryFormat {
         return total
     }
 
-    /// `true` when `raw` (at least five bytes) starts with the magic and this version, compared
-    /// as one word and one byte.
-    private static func startsWithMagicAndVersion(_ raw: UnsafeRawBufferPointer) -> Bool {
-        raw.loadUnaligned(as: UInt32.self) == magicWord && raw[4] == version
+    /// `true` when `raw` (at least eight bytes) starts as a header of this format does: the magic
+    /// and this version (compared as one word and one byte), known flags, zero reserved bytes.
+    private static func startsWithKnownHeader(_ raw: UnsafeRawBufferPointer) -> Bool {
+        raw.loadUnaligned(as: UInt32.self) == magicWord && raw[4] == version && raw[5] & ~Flag.all == 0
+            && raw[6] == 0 && raw[7] == 0
     }
 
     /// ``magic`` as the word it is in memory.
@@ -166,9 +165,7 @@ public enum FileEntryFormat {
     /// The entry in `raw` with the range of its value's bytes, or `nil` for another key's entry.
     /// - Throws: ``InvalidEntry``.
     private static func parse(_ raw: UnsafeRawBufferPointer, keyBytes: [UInt8]) throws -> CacheEntry<Range<Int>>? {
-        guard raw.count >= headerSize + checksumSize, startsWithMagicAndVersion(raw), raw[5] & ~Flag.all == 0,
-            raw[6] == 0, raw[7] == 0
-        else { throw InvalidEntry() }
+        guard raw.count >= headerSize + checksumSize, startsWithKnownHeader(raw) else { throw InvalidEntry() }
         let flags = raw[5]
         let checksumOffset = raw.count - checksumSize
         // The four variable fields, one after the other (no list made for their ranges).
