@@ -10,6 +10,7 @@ struct RepositoryRevalidationTests {
     @Test func get_RevalidatesConditionally_AndRenewsEntryOnNotModified() async throws {
         let fixture = RepositoryFixture()
         try await fixture.prime("london", "london-1", etag: "\"v1\"")
+        let renewalsInPlaceBefore = fixture.datastore.renewalsInPlace
         let recorder = await fixture.record("london")
         fixture.clock.advance(by: 61)
         fixture.service.expectGet(
@@ -25,6 +26,7 @@ struct RepositoryRevalidationTests {
         #expect(stored.expiresAt == fixture.clock.now.addingTimeInterval(120))
         #expect(stored.validators == Self.etag)
         #expect(answer.entry == stored)
+        #expect(fixture.datastore.renewalsInPlace == renewalsInPlaceBefore + 1)
         #expect(await recorder.next(2).map(\.summary) == ["loading(london-1)", "loaded(london-1, revalidated)"])
     }
 

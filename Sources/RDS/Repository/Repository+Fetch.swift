@@ -130,7 +130,8 @@ extension Repository {
     ///     write's own answer.
     ///   - droppingPrevious: `false` when nothing was stored for `key` as the fetch began: an
     ///     answer that may not be stored then leaves the datastore alone.
-    ///   - renewing: Store with ``Datastore/renew(_:for:)``, which a level may write behind:
+    ///   - renewing: Store with ``PeekableDatastore/renewInPlace(_:for:)`` when the levels can,
+    ///     else with ``Datastore/renew(_:for:)``, which a level may write behind:
     ///     for a renewal of the stored entry (a “not modified” answer), or the first answer of a
     ///     key nothing was stored for (`droppingPrevious` is `false`; a cold miss then does not
     ///     wait for the disk).
@@ -153,6 +154,9 @@ extension Repository {
         defer { if claim != nil { store.flights.endStore(key) } }
         do {
             if let entry {
+                // A renewal the levels take without suspending (memory, a disk level writing
+                // behind) costs no async call per level.
+                if renewing, store.peekable?.renewInPlace(entry, for: key) == true { return entry }
                 try await store.datastore.save(entry, for: key, renewing: renewing)
                 return entry
             }

@@ -78,4 +78,27 @@ struct TagIndexTests {
         #expect(disk.statistics.writeFailures == 2)
         #expect(tagging.peek(key("2")) == entry)
     }
+
+    /// A renewal taken without suspending reaches memory and the disk level (written behind) and
+    /// re-indexes the tags, as the async renewal does.
+    @Test func taggingDatastore_RenewsInPlace_InMemoryAndOnDisk_AndIndexesItsTags() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tags-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try FileDatastore<ResourceKey, Representation>(directory: folder)
+        let levels = RepositoryLevels(
+            memory: MemoryDatastore(maxBytes: 1 << 20, maxEntries: 100), disk: disk, shared: nil,
+            logger: RecordingLogger())
+        let index = TagIndex(maxEntries: 100)
+        let tagging = TaggingDatastore(wrapping: levels, index: index, field: "Surrogate-Key")
+        let entry = CacheEntry(
+            value: Representation(status: 200, headers: ["Surrogate-Key": "red"]), storedAt: Date(),
+            expiresAt: Date() + 60)
+
+        #expect(tagging.renewInPlace(entry, for: key("1")))
+        await disk.finishWrites()
+
+        #expect(index.keys(taggedWith: "red") == [key("1")])
+        #expect(tagging.peek(key("1")) == entry)
+        #expect(try await FileDatastore<ResourceKey, Representation>(directory: folder).get(key("1")) == entry)
+    }
 }
