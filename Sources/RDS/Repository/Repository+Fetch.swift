@@ -8,7 +8,8 @@ extension Repository {
     ///   - flightID: The flight this fetch runs in; a superseded flight does not store its answer.
     ///   - entry: The entry the read started from, used for revalidation and stale-if-error.
     ///   - validators: Set for a conditional request.
-    ///   - recheckStore: Look for a fresh entry first (one stored by a fetch that ended meanwhile).
+    ///   - recheckStore: Look for a fresh entry first (one stored by a fetch that ended, or a write
+    ///     made, since the caller's lookup; the caller passes `false` when nothing can have been).
     ///   - allowStale: Serve `entry` when the service fails and the policy allows it.
     func fetch(
         _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, recheckStore: Bool,

@@ -12,7 +12,14 @@ final class FaultyDatastore: PeekableDatastore {
     /// The number of stored entries.
     var count: Int { memory.statistics.entries }
 
-    func peek(_ key: String) -> CacheEntry<String>? { memory.peek(key) }
+    func peek(_ key: String) -> CacheEntry<String>? {
+        peekCount.withLock { $0 += 1 }
+        return memory.peek(key)
+    }
+
+    /// How many times ``peek(_:)`` was called.
+    var peeks: Int { peekCount.withLock { $0 } }
+    private let peekCount = Mutex(0)
 
     func get(_ key: String) async throws -> CacheEntry<String>? { await memory.get(key) }
 
