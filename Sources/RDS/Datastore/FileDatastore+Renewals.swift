@@ -43,7 +43,7 @@ extension FileDatastore {
             changesInFlight.end(location.bucket)
         case .added(let firstOfBatch):
             guard firstOfBatch else { return true }
-            maintenanceQueue.asyncAfter(deadline: .now() + Self.renewalBatchWindow) { self.writePendingRenewals() }
+            renewalTimer.arm(after: Self.renewalBatchWindow) { self.writePendingRenewals() }
         }
         return true
     }

@@ -57,6 +57,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     let queues: [DispatchQueue]
     /// Runs evictions and ``deleteAll()``, which hop onto the key queues (never the reverse).
     let maintenanceQueue = DispatchQueue(label: "rds.file-datastore.maintenance")
+    /// Starts the write of each batch of renewals on ``maintenanceQueue``.
+    let renewalTimer: RenewalBatchTimer
     let budget: DiskBudget
     /// The saves and deletes under way, so that ``get(_:)`` knows when a file may be read in place.
     let changesInFlight = FileChangesInFlight()
@@ -97,6 +99,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         self.maxEntryBytes = min(maxBytes ?? .max, Self.defaultMaxEntryBytes)
         self.hash = hash
         self.renewals = PendingRenewals(limit: maxPendingRenewals)
+        self.renewalTimer = RenewalBatchTimer(queue: maintenanceQueue)
         self.queues = (0..<max(1, queueCount)).map { DispatchQueue(label: "rds.file-datastore.io.\($0)") }
         let files: [BlockingFileIO.FileInfo]
         do {
