@@ -99,4 +99,30 @@ struct StateBroadcasterTests {
         #expect(registry.count == 0)
         #expect(registry.current(of: "london") == nil)
     }
+
+    @Test func registry_SubscriberDuringALoadNobodyWatched_StartsFromLoading_AndKeepsItsBroadcaster() async {
+        let registry = StateBroadcasterRegistry<String, String>()
+        registry.publish(.loading(previous: "v0"), for: "london")
+        #expect(registry.isWatched("london"))
+
+        let recorder = StateRecorder(registry.subscribe(to: "london") { .loaded("v0", origin: .service, at: Self.at) })
+        #expect(await recorder.next(1).map(\.summary) == ["loading(v0)"])
+        registry.publish(.loaded("v1", origin: .service, at: Self.at), for: "london")
+
+        #expect(await recorder.next(1).map(\.summary) == ["loaded(v1, service)"])
+        #expect(registry.subscriberCount(for: "london") == 1)
+        #expect(registry.count == 1)
+        recorder.cancel()
+    }
+
+    @Test func registry_PublishToAll_EndsALoadNobodyWatched() {
+        let registry = StateBroadcasterRegistry<String, String>()
+        registry.publish(.loading(previous: nil), for: "london")
+
+        registry.publishToAll(.initialized)
+
+        #expect(registry.count == 0)
+        #expect(registry.current(of: "london") == nil)
+        #expect(!registry.isWatched("london"))
+    }
 }

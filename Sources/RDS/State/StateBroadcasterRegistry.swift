@@ -3,9 +3,11 @@ import Synchronization
 /// The broadcasters of one repository, one per key, kept only while they are needed, and the
 /// last failure of each key, remembered until it is resolved.
 ///
-/// A broadcaster lives while it has subscribers or its resource is loading; once idle it is
-/// dropped, so memory does not grow with the number of keys ever read. The state of a key without
-/// a broadcaster is its *resting state*: its last `.failed` state while that failure is
+/// A broadcaster lives while it has subscribers; once idle it is dropped, so memory does not grow
+/// with the number of keys ever read. A key loading that nobody subscribes to keeps only its
+/// `.loading` state (a broadcaster starting from it is made when someone subscribes): most fetches
+/// are watched by nobody, and make and destroy no broadcaster. The state of a key with neither is
+/// its *resting state*: its last `.failed` state while that failure is
 /// remembered, otherwise what the caller computes (for example from the datastore).
 ///
 /// A `.failed` state is remembered until a later state other than `.loading` is published for its
@@ -13,9 +15,24 @@ import Synchronization
 /// that the least recently failed key is forgotten first.
 public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Registry {
-        var broadcasters: [Key: StateBroadcaster<Value>] = [:]
+        var entries: [Key: Entry] = [:]
         /// The last `.failed` state of each key whose failure is not resolved yet.
         var failures = LRUTable<Key, ResourceState<Value>>()
+    }
+
+    /// What the registry holds for a key with subscribers or a fetch under way.
+    private enum Entry {
+        /// The key's broadcaster: it has subscribers (and may be loading too).
+        case broadcaster(StateBroadcaster<Value>)
+        /// The `.loading` state of a key that nobody subscribes to.
+        case loading(ResourceState<Value>)
+
+        var current: ResourceState<Value> {
+            switch self {
+            case .broadcaster(let broadcaster): broadcaster.current
+            case .loading(let state): state
+            }
+        }
     }
 
     private let registry = Mutex(Registry())
@@ -39,34 +56,46 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
         self.maxRememberedFailures = max(0, maxRememberedFailures)
     }
 
-    /// The number of live broadcasters.
-    public var count: Int { registry.withLock { $0.broadcasters.count } }
+    /// The number of keys with a live broadcaster or a fetch under way.
+    public var count: Int { registry.withLock { $0.entries.count } }
 
     /// The number of keys whose last failure is remembered.
     public var rememberedFailureCount: Int { registry.withLock { $0.failures.count } }
 
     /// The number of subscribers of `key`.
     public func subscriberCount(for key: Key) -> Int {
-        registry.withLock { $0.broadcasters[key]?.subscriberCount ?? 0 }
+        registry.withLock { registry in
+            guard case .broadcaster(let broadcaster) = registry.entries[key] else { return 0 }
+            return broadcaster.subscriberCount
+        }
     }
 
     /// The current state of `key`: its broadcaster's, else its remembered failure; `nil` when it
     /// has neither (it is at rest).
     public func current(of key: Key) -> ResourceState<Value>? {
         registry.withLock { registry in
-            registry.broadcasters[key]?.current ?? registry.failures.value(for: key, markUsed: false)
+            registry.entries[key]?.current ?? registry.failures.value(for: key, markUsed: false)
         }
     }
 
-    /// Subscribes to `key`; a new broadcaster starts from the remembered failure, else from `restingState()`.
+    /// Subscribes to `key`; a new broadcaster starts from the key's `.loading` state, else from the
+    /// remembered failure, else from `restingState()`.
     public func subscribe(
         to key: Key, restingState: () -> ResourceState<Value>
     ) -> AsyncStream<ResourceState<Value>> {
         let resting = restingState()
         return registry.withLock { registry in
-            let initial = registry.failures.value(for: key, markUsed: false) ?? resting
-            let broadcaster = registry.broadcasters[key] ?? StateBroadcaster(initial: initial, bufferSize: bufferSize)
-            registry.broadcasters[key] = broadcaster
+            let broadcaster: StateBroadcaster<Value>
+            switch registry.entries[key] {
+            case .broadcaster(let existing):
+                broadcaster = existing
+            case .loading(let state):
+                broadcaster = StateBroadcaster(initial: state, bufferSize: bufferSize)
+            case nil:
+                let initial = registry.failures.value(for: key, markUsed: false) ?? resting
+                broadcaster = StateBroadcaster(initial: initial, bufferSize: bufferSize)
+            }
+            registry.entries[key] = .broadcaster(broadcaster)
             return broadcaster.subscribe { [weak self, weak broadcaster] in
                 guard let self, let broadcaster else { return }
                 self.dropIfIdle(key, broadcaster)
@@ -75,7 +104,7 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
     }
 
     /// Calls `observer` with every state published from now on, of every key, in publishing order
-    /// (`publishToAll` reports it for each key with a live broadcaster). The observer runs under
+    /// (`publishToAll` reports it for each key with a broadcaster or a fetch under way). The observer runs under
     /// the registry's lock: it must be quick and never call back into the registry.
     /// - Parameter wants: Whether the observer wants the states of a key now (see ``isWatched(_:)``);
     ///   by default it wants every key's.
@@ -89,13 +118,13 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
         }
     }
 
-    /// Whether a state published for `key` now would matter to anyone: `key` has a broadcaster (it
-    /// has subscribers, or a fetch of it is under way), a remembered failure (which the next state
+    /// Whether a state published for `key` now would matter to anyone: `key` has subscribers or a
+    /// fetch of it is under way, a remembered failure (which the next state
     /// resolves), or an observer that wants its states. A read that may skip publishing asks this
     /// first (see ``Repository/get(_:intent:)``).
     public func isWatched(_ key: Key) -> Bool {
         registry.withLock { registry in
-            if registry.broadcasters[key] != nil || registry.failures.value(for: key, markUsed: false) != nil {
+            if registry.entries[key] != nil || registry.failures.value(for: key, markUsed: false) != nil {
                 return true
             }
             return interests.withLock { $0 }.contains { $0(key) }
@@ -115,8 +144,8 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
     }
 
     /// Publishes `state` for `key`; a broadcaster that is idle afterwards is dropped, and none is
-    /// created for a state other than `.loading` when nobody listens. A `.failed` state is
-    /// remembered; any other state but `.loading` forgets the key's failure.
+    /// created when nobody listens (a `.loading` state is kept as the key's entry). A `.failed`
+    /// state is remembered; any other state but `.loading` forgets the key's failure.
     public func publish(_ state: ResourceState<Value>, for key: Key) {
         registry.withLock { registry in
             switch state {
@@ -129,32 +158,42 @@ public final class StateBroadcasterRegistry<Key: Hashable & Sendable, Value: Sen
                 registry.failures.removeValue(for: key)
             }
             for observer in observers.withLock({ $0 }) { observer(key, state) }
-            if let broadcaster = registry.broadcasters[key] {
-                broadcaster.publish(state)
-                if broadcaster.isIdle { registry.broadcasters[key] = nil }
-            } else if case .loading = state {
-                registry.broadcasters[key] = StateBroadcaster(initial: state, bufferSize: bufferSize)
-            }
+            Self.publish(state, to: &registry.entries[key])
         }
     }
 
-    /// Publishes `state` to every live broadcaster (for example `.initialized` after a purge of
-    /// everything) and forgets every remembered failure.
+    /// Publishes `state` to every key with a broadcaster or a fetch under way (for example
+    /// `.initialized` after a purge of everything) and forgets every remembered failure.
     public func publishToAll(_ state: ResourceState<Value>) {
         registry.withLock { registry in
             registry.failures.removeAll()
             let observers = observers.withLock { $0 }
-            for (key, broadcaster) in registry.broadcasters {
+            for key in Array(registry.entries.keys) {
                 for observer in observers { observer(key, state) }
-                broadcaster.publish(state)
-                if broadcaster.isIdle { registry.broadcasters[key] = nil }
+                Self.publish(state, to: &registry.entries[key])
             }
+        }
+    }
+
+    /// Publishes `state` to a key's `entry`, which is then its broadcaster unless idle afterwards,
+    /// else `state` when loading, else none.
+    private static func publish(_ state: ResourceState<Value>, to entry: inout Entry?) {
+        if case .broadcaster(let broadcaster) = entry {
+            broadcaster.publish(state)
+            if !broadcaster.isIdle { return }
+        }
+        if case .loading = state {
+            entry = .loading(state)
+        } else {
+            entry = nil
         }
     }
 
     private func dropIfIdle(_ key: Key, _ broadcaster: StateBroadcaster<Value>) {
         registry.withLock { registry in
-            if registry.broadcasters[key] === broadcaster && broadcaster.isIdle { registry.broadcasters[key] = nil }
+            if case .broadcaster(let current) = registry.entries[key], current === broadcaster, broadcaster.isIdle {
+                registry.entries[key] = nil
+            }
         }
     }
 }
