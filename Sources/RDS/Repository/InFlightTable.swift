@@ -26,7 +26,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let stateBefore: ResourceState<Value>
         let cancellable: Bool
         var superseded = false
-        var waiters: [UInt64: Waiter] = [:]
+        var waiters = FlightWaiters<Waiter>()
         var task: Task<Void, Never>?
     }
 
@@ -159,12 +159,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     if Task.isCancelled { return true }
                     if table.flights[key] != nil {
                         table.coalescedWaiters += 1
-                        table.flights[key]?.waiters[waiterID] = waiter
+                        table.flights[key]?.waiters.add(waiter, id: waiterID)
                     } else {
                         var flight = start(
                             key, previous: previous, restingState: restingState, lookedUpAt: lookedUpAt,
                             cancellable: true, operation: operation, in: &table)
-                        flight.waiters[waiterID] = waiter
+                        flight.waiters.add(waiter, id: waiterID)
                         table.flights[key] = flight
                     }
                     return false
@@ -210,21 +210,21 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private func finish(_ key: Key, flightID: UInt64, outcome: FlightOutcome<Value>) {
-        let waiters: [Waiter] = table.withLock { table in
-            guard let flight = table.flights.removeValue(forKey: key) else { return [] }
+        let waiters: FlightWaiters<Waiter>? = table.withLock { table in
+            guard let flight = table.flights.removeValue(forKey: key) else { return nil }
             guard flight.id == flightID else {
                 table.flights[key] = flight  // a later flight of the key: not this one to end
-                return []
+                return nil
             }
             if !flight.superseded { broadcasters.publish(outcome.state, for: key) }
-            return Array(flight.waiters.values)
+            return flight.waiters
         }
-        for waiter in waiters { waiter.resume(with: outcome.result.mapError { $0 }) }
+        waiters?.forEach { $0.resume(with: outcome.result.mapError { $0 }) }
     }
 
     private func leave(_ key: Key, waiterID: UInt64) {
         let waiter: Waiter? = table.withLock { table in
-            guard var flight = table.flights[key], let waiter = flight.waiters.removeValue(forKey: waiterID) else {
+            guard var flight = table.flights[key], let waiter = flight.waiters.remove(id: waiterID) else {
                 return nil
             }
             if flight.waiters.isEmpty && flight.cancellable {
@@ -245,14 +245,14 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// waiters get `error`. The fetch neither stores nor publishes its answer.
     /// - Returns: `true` when a fetch was cancelled.
     func cancel(_ key: Key, with error: RepositoryError) -> Bool {
-        let waiters: [Waiter]? = table.withLock { table in
+        let waiters: FlightWaiters<Waiter>? = table.withLock { table in
             guard let flight = table.flights.removeValue(forKey: key) else { return nil }
             flight.task?.cancel()
             broadcasters.announce(.canceled, for: key)
             broadcasters.publish(flight.stateBefore, for: key)
-            return Array(flight.waiters.values)
+            return flight.waiters
         }
-        for waiter in waiters ?? [] { waiter.resume(throwing: error) }
+        waiters?.forEach { $0.resume(throwing: error) }
         return waiters != nil
     }
 
