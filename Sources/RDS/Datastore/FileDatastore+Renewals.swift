@@ -76,12 +76,12 @@ extension FileDatastore {
     func writePendingRenewals() {
         let paths = renewals.paths
         let tidying = Mutex((mustEvict: false, recreatedFolder: false))
-        if paths.count == 1, let queue = renewals.renewal(at: paths[0])?.location.queue {
+        if paths.count == 1, let queue = renewals.queue(at: paths[0]) {
             queue.sync { writeRenewals(at: paths[...], tidying: tidying) }
         } else {
             var batches: [ObjectIdentifier: (queue: DispatchQueue, paths: [EntryPath])] = [:]
             for path in paths {
-                guard let queue = renewals.renewal(at: path)?.location.queue else { continue }
+                guard let queue = renewals.queue(at: path) else { continue }
                 batches[ObjectIdentifier(queue), default: (queue, [])].paths.append(path)
             }
             let written = DispatchGroup()

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The renewals a ``FileDatastore`` has accepted and not written yet (``FileDatastore/renew(_:for:)``):
@@ -55,6 +56,10 @@ final class PendingRenewals<Key: Hashable & Sendable & DatastoreCodable, Value: 
 
     /// The pending renewal of the file at `path`, if any (it may be another key's).
     func renewal(at path: EntryPath) -> Renewal? { renewals.withLock { $0[path] } }
+
+    /// The queue of the file at `path` when a renewal of it is pending: the renewal itself is
+    /// not copied out (and destroyed) to tell it.
+    func queue(at path: EntryPath) -> DispatchQueue? { renewals.withLock { $0[path]?.location.queue } }
 
     /// Removes and returns the pending renewal of the file at `path`: to write it, or because
     /// a change of the file supersedes it.
