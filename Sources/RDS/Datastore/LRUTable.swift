@@ -49,9 +49,10 @@ struct LRUTable<Key: Hashable, Value> {
         nodeByKey[key] = node
     }
 
-    /// Removes the entry for `key`; returns `true` when there was one.
+    /// Removes the entry for `key`; returns `true` when there was one. An empty table answers
+    /// without hashing `key` (a dictionary's removal hashes it even when empty).
     @discardableResult @inlinable mutating func removeValue(for key: Key) -> Bool {
-        guard let node = nodeByKey.removeValue(forKey: key) else { return false }
+        guard !nodeByKey.isEmpty, let node = nodeByKey.removeValue(forKey: key) else { return false }
         order.remove(node)
         slots[Int(node)] = Slot(key: nil, value: nil)
         return true
