@@ -75,9 +75,15 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// The async path, with the request's ``RequestContext`` (its id) bound for every task the answer starts.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let start = LoopInstant.now
-        let id = RequestID(header: request.headers[RequestID.headerName])
+        let header = request.headers[RequestID.headerName]
+        let id = RequestID(header: header)
         var request = request
-        request.headers[RequestID.headerName] = id.value
+        // Usually absent: then appended, without searching the fields again to replace it.
+        if header == nil {
+            request.headers.add(name: RequestID.headerName, value: id.value)
+        } else if header != id.value {
+            request.headers[RequestID.headerName] = id.value
+        }
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
         let context = RequestContext(id: id)

@@ -22,8 +22,12 @@ public struct UpstreamInstrumentation: UpstreamCallObserver {
     public func willSend(_ request: inout HTTPRequest) {
         // The id is the gateway's, even when a client's field passed upstream (`forwardHeaders:
         // "*"`) carries another: an invalid one the gateway replaced must not travel on.
-        if let id = RequestID.current, request.headers[RequestID.headerName] != id.value {
-            request.headers[RequestID.headerName] = id.value
+        guard let id = RequestID.current else { return }
+        // Usually absent: then appended, without searching the fields again to replace it.
+        switch request.headers[RequestID.headerName] {
+        case nil: request.headers.add(name: RequestID.headerName, value: id.value)
+        case .some(id.value): break
+        default: request.headers[RequestID.headerName] = id.value
         }
     }
 
