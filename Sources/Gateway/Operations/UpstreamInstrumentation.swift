@@ -32,7 +32,7 @@ public struct UpstreamInstrumentation: UpstreamCallObserver {
     }
 
     /// Records the outcome.
-    public func didEnd(_ outcome: Result<Int, any Error>, elapsed: Duration) {
+    public func didEnd(_ outcome: Result<Int, any Error>, elapsedNanoseconds elapsed: Int64) {
         switch outcome {
         case .success(let status):
             record(errorCode: status >= 500 ? "http_\(status)" : nil, elapsed: elapsed)
@@ -45,8 +45,8 @@ public struct UpstreamInstrumentation: UpstreamCallObserver {
         }
     }
 
-    private func record(errorCode: String?, elapsed: Duration, updatesReadiness: Bool = true) {
-        recorder.record(duration: elapsed, errorCode: errorCode)
+    private func record(errorCode: String?, elapsed: Int64, updatesReadiness: Bool = true) {
+        recorder.record(nanoseconds: elapsed, errorCode: errorCode)
         if updatesReadiness {
             readiness.recordUpstream(service: service, errorCode: errorCode)
         }
