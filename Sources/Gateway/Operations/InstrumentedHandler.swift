@@ -18,8 +18,9 @@ private let requestLogNames = (
 )
 
 /// Wraps the gateway's handler: gives every request an id (the client's valid `X-Request-ID` or
-/// a new one) returned on the response and visible to upstream calls as ``RequestID/current``,
-/// counts it in ``GatewayMetrics``, and writes one JSON log line for it.
+/// a new one) returned on the response and visible to the inner handler and upstream calls as
+/// ``RequestID/current`` (a client's invalid `X-Request-ID` is replaced by it in the request the
+/// inner handler gets), counts it in ``GatewayMetrics``, and writes one JSON log line for it.
 ///
 /// A problem answer's whole error chain goes into that line as `error` (see ``RequestContext``). A
 /// request whose client left before its answer is counted and logged at `info` with status 499
@@ -77,13 +78,11 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         let start = LoopInstant.now
         let header = request.headers[RequestID.headerName]
         let id = RequestID(header: header)
+        // A client's invalid id is replaced before the inner handler sees the request; a missing
+        // one is not added (the inner handler reads ``RequestID/current``): adding a field would
+        // copy every field of the request, which the server's task still holds.
         var request = request
-        // Usually absent: then appended, without searching the fields again to replace it.
-        if header == nil {
-            request.headers.add(name: RequestID.headerName, value: id.value)
-        } else if header != id.value {
-            request.headers[RequestID.headerName] = id.value
-        }
+        if let header, header != id.value { request.headers[RequestID.headerName] = id.value }
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
         let context = RequestContext(id: id)
