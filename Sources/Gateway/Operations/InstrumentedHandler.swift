@@ -80,9 +80,17 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         let id = RequestID(header: header)
         // A client's invalid id is replaced before the inner handler sees the request; a missing
         // one is not added (the inner handler reads ``RequestID/current``): adding a field would
-        // copy every field of the request, which the server's task still holds.
-        var request = request
-        if let header, header != id.value { request.headers[RequestID.headerName] = id.value }
+        // copy every field of the request, which the server's task still holds. (The request is
+        // copied only to be changed: a `var` copy of it costs its retains and releases.)
+        guard let header, header != id.value else { return await answer(request, id: id, since: start) }
+        var replaced = request
+        replaced.headers[RequestID.headerName] = id.value
+        return await answer(replaced, id: id, since: start)
+    }
+
+    /// `request` answered by the inner handler with a ``RequestContext`` of `id` bound, then
+    /// counted and logged.
+    private func answer(_ request: HTTPRequest, id: RequestID, since start: LoopInstant) async -> HTTPResponse {
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
         let context = RequestContext(id: id)
