@@ -94,6 +94,17 @@ enum RepositoryLevels: PeekableDatastore {
         }
     }
 
+    /// Renews `entry` in every level without suspending when each can: memory, and memory in
+    /// front of the disk (which writes it behind); a chain with the shared level cannot (its
+    /// renewal is a network write): `false`, and ``renew(_:for:)`` renews it.
+    func renewInPlace(_ entry: CacheEntry<Representation>, for key: ResourceKey) -> Bool {
+        switch self {
+        case .memory(let memory): memory.renewInPlace(entry, for: key)
+        case .disk(let levels): levels.renewInPlace(entry, for: key) { $0.renewInPlace(entry, for: key) }
+        case .shared, .diskAndShared: false
+        }
+    }
+
     /// The disk level's entry for `key` when it reads it in place, promoted into memory (with a
     /// shared level too, the disk level is read as the nested chain's `get` reads it first); the
     /// other chains answer `nil` (their `get` reads the shared level).

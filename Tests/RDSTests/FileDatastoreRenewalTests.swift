@@ -116,6 +116,34 @@ struct FileDatastoreRenewalTests {
         #expect(store.statistics.writeFailures == 1)
     }
 
+    @Test func renewInPlace_KeepsTheRenewalToWriteBehind_AsRenewDoes() async throws {
+        let folder = try Folder()
+        let store = try Store(directory: folder.store, hash: SHA256.digest, queueCount: 1)
+        try await store.save(DatastoreTestFixtures.entry("old"), for: "k")
+        let held = Self.hold(store.queues[0])
+
+        let renewed = store.renewInPlace(DatastoreTestFixtures.entry("renewed", ttl: 120), for: "k")
+        let read = try await store.get("k")
+        held.signal()
+        await store.finishWrites()
+
+        #expect(renewed)
+        #expect(read == DatastoreTestFixtures.entry("renewed", ttl: 120))
+        #expect(try await Store(directory: folder.store).get("k") == DatastoreTestFixtures.entry("renewed", ttl: 120))
+    }
+
+    @Test func renewInPlace_ChangesNothing_WhenNoMoreRenewalsMayBeKept() async throws {
+        let folder = try Folder()
+        let store = try Store(directory: folder.store, maxPendingRenewals: 0)
+        try await store.save(DatastoreTestFixtures.entry("old"), for: "k")
+
+        #expect(!store.renewInPlace(DatastoreTestFixtures.entry("renewed"), for: "k"))
+        await store.finishWrites()
+
+        #expect(store.renewals.count == 0)
+        #expect(try await Store(directory: folder.store).get("k")?.value == "old")
+    }
+
     @Test func pendingRenewals_KeepTheNewestPerFile_WithinTheirLimit() throws {
         let folder = try Folder()
         let store = try Store(directory: folder.store)

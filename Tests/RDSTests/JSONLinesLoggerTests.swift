@@ -204,6 +204,14 @@ struct JSONLinesLoggerTests {
         #expect(lines.all.first?.hasSuffix(#""path":"/weather/\"oslo\"\n","status":-503,"field.time":7}"#) == true)
     }
 
+    @Test func logWritingFields_WritesASubstring_AsItsOwnBytesOnly() {
+        let (logger, lines) = Self.makeLogger(.info, at: Self.start)
+        let target = "/cities/\"oslo\"\n?units=metric"
+        let path = target[target.index(target.startIndex, offsetBy: 7)..<target.firstIndex(of: "?")!]
+        logger.log(.info, "request") { $0.write(Self.path, string: path) }
+        #expect(lines.all.first?.hasSuffix(#""path":"/\"oslo\"\n"}"#) == true, "\(lines.all)")
+    }
+
     @Test(arguments: [
         (Int64(21_500), "0.0215"), (0, "0.0"), (2_005_000_000, "2005.0"), (3_000_000_001, "3000.000001"),
         (-1_500_000_000, "-1500.0"), (-250_000, "-0.25"), (86_400 * 365 * 1_000_000_000, "31536000000.0"),

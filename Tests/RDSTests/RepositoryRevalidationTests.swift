@@ -10,12 +10,15 @@ struct RepositoryRevalidationTests {
     @Test func get_RevalidatesConditionally_AndRenewsEntryOnNotModified() async throws {
         let fixture = RepositoryFixture()
         try await fixture.prime("london", "london-1", etag: "\"v1\"")
+        let renewalsInPlaceBefore = fixture.datastore.renewalsInPlace
         let recorder = await fixture.record("london")
         fixture.clock.advance(by: 61)
         fixture.service.expectGet(
             "london", ifChangedFrom: .some(Self.etag), returning: .notModified(Freshness(lifetime: 120), Validators()))
+        let peeksBefore = fixture.datastore.peeks
 
         let answer = try await fixture.repository.get("london")
+        let peeks = fixture.datastore.peeks - peeksBefore
 
         #expect(answer.value == "london-1")
         #expect(answer.cacheStatus == .revalidated)
@@ -25,6 +28,9 @@ struct RepositoryRevalidationTests {
         #expect(stored.expiresAt == fixture.clock.now.addingTimeInterval(120))
         #expect(stored.validators == Self.etag)
         #expect(answer.entry == stored)
+        #expect(fixture.datastore.renewalsInPlace == renewalsInPlaceBefore + 1)
+        // The stale entry is looked up once: nothing was stored since, so the fetch does not look again.
+        #expect(peeks == 1)
         #expect(await recorder.next(2).map(\.summary) == ["loading(london-1)", "loaded(london-1, revalidated)"])
     }
 

@@ -46,6 +46,14 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
         index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
     }
 
+    /// The wrapped levels' renewal without suspending, indexed as ``renew(_:for:)`` indexes; `false`
+    /// (nothing renewed, nothing indexed) when they cannot.
+    func renewInPlace(_ entry: CacheEntry<Representation>, for key: ResourceKey) -> Bool {
+        guard peekable?.renewInPlace(entry, for: key) == true else { return false }
+        index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
+        return true
+    }
+
     func delete(_ key: ResourceKey) async throws {
         try await wrapped.delete(key)
         index.remove(key)

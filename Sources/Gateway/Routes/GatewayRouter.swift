@@ -51,8 +51,15 @@ public struct GatewayRouter: HTTPHandler {
         guard !Self.wantsEvents(request), let (resources, captures) = match(path) else { return nil }
         let route = resources.route
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
+        // No queued write pending for the key; the stored answer asked where the repository lies
+        // (a copy of it would retain each of its parts) and bound here, where it is served (an
+        // answer handed on through another optional was copied, and that copy destroyed). A
+        // look-up that finds none notes the key's hit-for-pass mark for the read that follows.
         var passing: Bool?
-        guard let answer = freshAnswer(to: request, on: resources, key: key, passing: &passing) else {
+        guard !(resources.outbox?.hasPending(key) ?? false),
+            let answer = resources.repository?.cachedAnswer(for: key, passing: &passing),
+            servesAsStored(answer, to: request, on: resources, key: key)
+        else {
             request.handlerNote = MatchedRoute(container: container, resources: resources, key: key, passing: passing)
             return nil
         }
@@ -64,25 +71,20 @@ public struct GatewayRouter: HTTPHandler {
         return (response, route.classification)
     }
 
-    /// The stored answer to `request` when it may be served as it is, without waiting: fresh, no
-    /// queued write pending for it, no secondary key, and acceptable to the request's directives.
-    /// `passing` is set to the key's hit-for-pass mark when the look-up saw it
-    /// (``RDS/Repository/cachedAnswer(for:passing:)``).
-    private func freshAnswer(
-        to request: HTTPRequest, on resources: RouteResources, key: ResourceKey, passing: inout Bool?
-    ) -> RepositoryAnswer<Representation>? {
-        if let outbox = resources.outbox, outbox.hasPending(key) { return nil }
-        // Asked where the repository lies (a copy of it would retain each of its parts).
-        guard let answer = resources.repository?.cachedAnswer(for: key, passing: &passing),
-            resources.route.variants.rekeyed(key, for: answer.value.headers) == nil
-        else { return nil }
+    /// `true` when the fresh stored `answer` for `key` may be served to `request` as it is,
+    /// without waiting: no secondary key, and acceptable to the request's directives.
+    private func servesAsStored(
+        _ answer: RepositoryAnswer<Representation>, to request: HTTPRequest, on resources: RouteResources,
+        key: ResourceKey
+    ) -> Bool {
+        guard resources.route.variants.rekeyed(key, for: answer.value.headers) == nil else { return false }
         if request.headers.contains("Cache-Control") || request.headers.contains("Pragma"), let entry = answer.entry {
             let now = container.clock.now
             let verdict = RequestDirectives(request.headers).verdict(
                 age: entry.age(at: now), timeToLive: entry.timeToLive(at: now), mustRevalidate: entry.mustRevalidate)
-            guard verdict == .useStored else { return nil }
+            return verdict == .useStored
         }
-        return answer
+        return true
     }
 
     /// Answers any request. Problem bodies show their whole error chain only to callers that pass
@@ -195,9 +197,11 @@ public struct GatewayRouter: HTTPHandler {
     }
 
     /// `true` when `path` is `route`, compared over bytes (a string comparison, which settles
-    /// Unicode equivalence, costs several times more; a request's path is bytes), lengths first.
+    /// Unicode equivalence, costs several times more; a request's path is bytes), lengths first,
+    /// then the last bytes (paths as long as `/health`, such as `/hit/17`, mostly differ there),
+    /// then over both strings' storage.
     static func path(_ path: Substring, is route: String) -> Bool {
-        path.utf8.count == route.utf8.count && Self.path(path, leadsWith: route)
+        path.utf8.count == route.utf8.count && path.utf8.last == route.utf8.last && Self.path(path, leadsWith: route)
     }
 
     /// `true` when `path` (at least as long as `text`) begins with the bytes of `text`, compared

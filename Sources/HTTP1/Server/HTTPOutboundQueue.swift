@@ -84,8 +84,15 @@ struct HTTPOutboundQueue {
     }
 
     private mutating func consume(_ written: Int) {
-        var remaining = written
         count -= written
+        // All of it written (the usual case): the segments go at once, not one by one.
+        guard count > 0 else {
+            segments.removeAll(keepingCapacity: true)
+            first = 0
+            offset = 0
+            return
+        }
+        var remaining = written
         while remaining > 0 {
             let left = segments[first].count - offset
             if remaining < left {
@@ -97,10 +104,8 @@ struct HTTPOutboundQueue {
             first += 1
             offset = 0
         }
-        if first == segments.count {
-            segments.removeAll(keepingCapacity: true)
-            first = 0
-        } else if first >= 64 {
+        // Bytes are left, so segments are: the written ones before them are dropped now and then.
+        if first >= 64 {
             segments.removeFirst(first)
             first = 0
         }

@@ -19,17 +19,33 @@ extension FileDatastore {
     ///   save's errors.
     public func renew(_ entry: CacheEntry<Value>, for key: Key) async throws {
         let location = try writtenLocation(of: key)
+        if !renewBehind(entry, at: location) { try await save(entry, at: location) }
+    }
+
+    /// ``renew(_:for:)`` without suspending, for a caller on the event loop: `true` when the
+    /// renewal is kept to be written behind; `false`, with nothing changed, when it would be a
+    /// waited save (``maxPendingRenewals`` reached) or the key cannot be encoded (``renew(_:for:)``
+    /// then does or reports it).
+    public func renewInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool {
+        guard let location = try? writtenLocation(of: key) else { return false }
+        return renewBehind(entry, at: location)
+    }
+
+    /// Keeps `entry` as the pending renewal of `location`'s file, scheduling the batch's write
+    /// when it is the first; `false` when refused (``maxPendingRenewals`` other files pending).
+    private func renewBehind(_ entry: CacheEntry<Value>, at location: Location) -> Bool {
         changesInFlight.begin(location.bucket)
         switch renewals.add(PendingRenewals.Renewal(entry: entry, location: location)) {
         case .refused:
             changesInFlight.end(location.bucket)
-            try await save(entry, at: location)
+            return false
         case .replaced:
             changesInFlight.end(location.bucket)
         case .added(let firstOfBatch):
-            guard firstOfBatch else { return }
+            guard firstOfBatch else { return true }
             maintenanceQueue.asyncAfter(deadline: .now() + Self.renewalBatchWindow) { self.writePendingRenewals() }
         }
+        return true
     }
 
     /// The most renewals kept for writing later (see ``renew(_:for:)``).

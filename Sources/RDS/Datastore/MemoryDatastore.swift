@@ -80,6 +80,12 @@ public final class MemoryDatastore<Key: Hashable & Sendable & ByteCounted, Value
         store(entry, for: key)
     }
 
+    /// Stores the renewal (``store(_:for:)``), without suspending: `true`.
+    @inlinable public func renewInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool {
+        store(entry, for: key)
+        return true
+    }
+
     /// ``save(_:for:)`` without suspending, for callers on the event loop's fast path.
     @inlinable public func store(_ entry: CacheEntry<Value>, for key: Key) {
         let cost = key.byteCount + entry.value.byteCount + Self.entryOverhead

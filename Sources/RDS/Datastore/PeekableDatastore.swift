@@ -15,9 +15,19 @@ public protocol PeekableDatastore<Key, Value>: Datastore {
     /// The HTTP fast path calls it after a ``peek(_:)`` that found nothing. Never suspends and
     /// never waits for the disk; by default there is no such level (`nil`).
     func peekBelow(_ key: Key) -> CacheEntry<Value>?
+
+    /// Renews `entry` for `key` as ``Datastore/renew(_:for:)`` does when every level can without
+    /// suspending (memory stores it, a disk level keeps it to write behind) and returns `true`;
+    /// returns `false`, having changed nothing, when a level cannot (the `async` renew then
+    /// stores it). A revalidation renews so on the event loop, without an async call per level.
+    /// By default no level can: `false`.
+    func renewInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool
 }
 
 extension PeekableDatastore {
     /// No level below memory answers without waiting: `nil`.
     public func peekBelow(_ key: Key) -> CacheEntry<Value>? { nil }
+
+    /// No renewal without suspending: `false`.
+    public func renewInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool { false }
 }

@@ -15,4 +15,20 @@ extension TwoLevelDatastore {
         if promotionRaced(since: writesBefore) { l1.remove(key) }
         return entry
     }
+
+    /// Renews `entry` for `key` in both levels without suspending (see
+    /// ``PeekableDatastore/renewInPlace(_:for:)``) when `renew` renews it in L2 so (for a disk
+    /// level, ``FileDatastore/renewInPlace(_:for:)``), then in the memory level; `false`, with
+    /// nothing changed, when L2 cannot (``renew(_:for:)`` then renews both). L2 goes first here so
+    /// that a refusal leaves L1 as it was; a read meanwhile finds L1's older entry, as it would
+    /// before the renewal.
+    public func renewInPlace<K, V>(
+        _ entry: CacheEntry<Value>, for key: Key, renewingL2 renew: (L2) -> Bool
+    ) -> Bool where L1 == MemoryDatastore<K, V> {
+        beginWrite()
+        defer { endWrite() }
+        guard renew(l2) else { return false }
+        l1.store(entry, for: key)
+        return true
+    }
 }

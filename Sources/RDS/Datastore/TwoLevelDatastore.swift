@@ -131,12 +131,12 @@ where L1.Key == L2.Key, L1.Value == L2.Value {
         }
     }
 
-    private func beginWrite() {
+    func beginWrite() {
         writesInFlight.add(1, ordering: .sequentiallyConsistent)
         writesStarted.add(1, ordering: .sequentiallyConsistent)
     }
 
-    private func endWrite() {
+    func endWrite() {
         writesInFlight.subtract(1, ordering: .sequentiallyConsistent)
     }
 

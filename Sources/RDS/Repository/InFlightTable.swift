@@ -14,8 +14,9 @@ import Synchronization
 /// lock held), so the write's answer is always stored last.
 final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Answer = RepositoryAnswer<Value>
-    /// A fetch; its argument identifies the flight for ``beginStore(_:claim:)``.
-    typealias Operation = @Sendable (_ flightID: UInt64) async -> FlightOutcome<Value>
+    /// A fetch; its argument identifies the flight (for ``beginStore(_:claim:)``) and tells whether
+    /// the store may have changed since its caller's lookup.
+    typealias Operation = @Sendable (_ start: FlightStart) async -> FlightOutcome<Value>
     /// Resumed exactly once: whoever removes it from its flight under the lock resumes it.
     private typealias Waiter = UnsafeContinuation<Answer, any Error>
     private typealias Writer = CheckedContinuation<Void, Never>
@@ -43,6 +44,11 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var coalescedWaiters = 0
         /// Writes that have superseded their key's fetches, since the table was made.
         var writes: UInt64 = 0
+        /// Fetch answers stored (``endStore(_:)``, any key), since the table was made.
+        var storesEnded: UInt64 = 0
+
+        /// Fetch answers stored and writes begun so far: unchanged, none of them stored meanwhile.
+        var changes: UInt64 { storesEnded &+ writes }
 
         mutating func makeID() -> UInt64 {
             nextID += 1
@@ -85,6 +91,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// How many fetch answers have been stored and writes begun so far (of any key): read before
+    /// a lookup and handed to ``join(_:previous:restingState:lookedUpAt:operation:)``, so that a
+    /// flight started with nothing changed since does not look the key up again
+    /// (``FlightStart/storeChangedSinceLookup``).
+    var changeCount: UInt64 { table.withLock { $0.changes } }
+
     /// How many writes have superseded fetches so far: a fetch outside the table reads it as it
     /// begins, for ``StoreClaim/noWriteSince(_:)``.
     var writeCount: UInt64 { table.withLock { $0.writes } }
@@ -110,6 +122,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Ends a store begun with ``beginStore(_:claim:)``, resuming the writes that waited for it.
     func endStore(_ key: Key) {
         let writers: [Writer] = table.withLock { table in
+            table.storesEnded &+= 1
             guard var stores = table.stores.removeValue(forKey: key) else { return [] }
             stores.count -= 1
             guard stores.count <= 0 else {
@@ -132,10 +145,12 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ///   - previous: The value held before the fetch, published as `.loading(previous:)`.
     ///   - restingState: The key's resting state when the caller has just read it (from the
     ///     memory level); `nil` to have it read, should a fetch start.
+    ///   - lookedUpAt: ``changeCount`` read before the caller looked the key up, if it did.
     /// - Throws: The fetch's ``RepositoryError``, or ``RepositoryErrorKind/cancelled`` when the
     ///   calling task is cancelled first.
     func join(
-        _ key: Key, previous: Value?, restingState: ResourceState<Value>? = nil, operation: @escaping Operation
+        _ key: Key, previous: Value?, restingState: ResourceState<Value>? = nil, lookedUpAt: UInt64? = nil,
+        operation: @escaping Operation
     ) async throws -> Answer {
         let waiterID = table.withLock { $0.makeID() }
         return try await withTaskCancellationHandler {
@@ -147,8 +162,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                         table.flights[key]?.waiters[waiterID] = waiter
                     } else {
                         var flight = start(
-                            key, previous: previous, restingState: restingState, cancellable: true,
-                            operation: operation, in: &table)
+                            key, previous: previous, restingState: restingState, lookedUpAt: lookedUpAt,
+                            cancellable: true, operation: operation, in: &table)
                         flight.waiters[waiterID] = waiter
                         table.flights[key] = flight
                     }
@@ -169,7 +184,8 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         table.withLock { table in
             guard table.flights[key] == nil else { return false }
             table.flights[key] = start(
-                key, previous: previous, restingState: nil, cancellable: false, operation: operation, in: &table)
+                key, previous: previous, restingState: nil, lookedUpAt: nil, cancellable: false, operation: operation,
+                in: &table)
             return true
         }
     }
@@ -178,14 +194,16 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// the table under the same lock (before the fetch can look for it), with its first waiter:
     /// one table lookup instead of one per field set.
     private func start(
-        _ key: Key, previous: Value?, restingState resting: ResourceState<Value>?, cancellable: Bool,
-        operation: @escaping Operation, in table: inout Table
+        _ key: Key, previous: Value?, restingState resting: ResourceState<Value>?, lookedUpAt: UInt64?,
+        cancellable: Bool, operation: @escaping Operation, in table: inout Table
     ) -> Flight {
         let id = table.makeID()
+        let flightStart = FlightStart(
+            id: id, storeChangedSinceLookup: lookedUpAt.map { $0 != table.changes } ?? true)
         let stateBefore = broadcasters.current(of: key) ?? resting ?? restingState(key)
         broadcasters.publish(.loading(previous: previous), for: key)
         let task = Task(executorPreference: TaskPlacement.preferredExecutor) {
-            let outcome = await operation(id)
+            let outcome = await operation(flightStart)
             self.finish(key, flightID: id, outcome: outcome)
         }
         return Flight(id: id, stateBefore: stateBefore, cancellable: cancellable, task: task)

@@ -8,7 +8,8 @@ extension Repository {
     ///   - flightID: The flight this fetch runs in; a superseded flight does not store its answer.
     ///   - entry: The entry the read started from, used for revalidation and stale-if-error.
     ///   - validators: Set for a conditional request.
-    ///   - recheckStore: Look for a fresh entry first (one stored by a fetch that ended meanwhile).
+    ///   - recheckStore: Look for a fresh entry first (one stored by a fetch that ended, or a write
+    ///     made, since the caller's lookup; the caller passes `false` when nothing can have been).
     ///   - allowStale: Serve `entry` when the service fails and the policy allows it.
     func fetch(
         _ key: Key, flightID: UInt64, entry: CacheEntry<Value>?, validators: Validators?, recheckStore: Bool,
@@ -130,7 +131,8 @@ extension Repository {
     ///     write's own answer.
     ///   - droppingPrevious: `false` when nothing was stored for `key` as the fetch began: an
     ///     answer that may not be stored then leaves the datastore alone.
-    ///   - renewing: Store with ``Datastore/renew(_:for:)``, which a level may write behind:
+    ///   - renewing: Store with ``PeekableDatastore/renewInPlace(_:for:)`` when the levels can,
+    ///     else with ``Datastore/renew(_:for:)``, which a level may write behind:
     ///     for a renewal of the stored entry (a “not modified” answer), or the first answer of a
     ///     key nothing was stored for (`droppingPrevious` is `false`; a cold miss then does not
     ///     wait for the disk).
@@ -153,6 +155,9 @@ extension Repository {
         defer { if claim != nil { store.flights.endStore(key) } }
         do {
             if let entry {
+                // A renewal the levels take without suspending (memory, a disk level writing
+                // behind) costs no async call per level.
+                if renewing, store.peekable?.renewInPlace(entry, for: key) == true { return entry }
                 try await store.datastore.save(entry, for: key, renewing: renewing)
                 return entry
             }

@@ -14,10 +14,14 @@ extension Repository {
         if intent == .cached, passing ?? store.passMarks.isMarked(key, at: store.clock.now) {
             // The last answer could not be stored: nothing to look up.
             if !store.broadcasters.isWatched(key) { return try await passThrough(key) }
-            return try await store.flights.join(key, previous: nil) { flightID in
-                await fetch(key, flightID: flightID, entry: nil, validators: nil, recheckStore: false, allowStale: false)
+            return try await store.flights.join(key, previous: nil) { flight in
+                await fetch(key, flightID: flight.id, entry: nil, validators: nil, recheckStore: false, allowStale: false)
             }
         }
+        // What this process's fetches and writes have changed so far, read before the lookup: a
+        // fetch it starts need not look again when nothing has changed since. With a coordinator,
+        // other processes may store into a shared level at any time: it always looks again.
+        let lookedUpAt = store.coordinator == nil ? store.flights.changeCount : nil
         // The memory level first, without suspending: what the datastore's `get` answers first
         // too, and where a read that came past the fast path (a stale entry) nearly always finds it.
         let peeked = store.peekable?.peek(key)
@@ -30,10 +34,12 @@ extension Repository {
             let recheck = intent == .cached && policy.mode == .cacheFirst
             // The memory level's entry just read is the key's resting state: not read again.
             let resting = peeked.map { RepositoryStore<Key, Value>.restingState(holding: $0) }
-            return try await store.flights.join(key, previous: entry?.value, restingState: resting) { flightID in
+            return try await store.flights.join(
+                key, previous: entry?.value, restingState: resting, lookedUpAt: lookedUpAt
+            ) { flight in
                 await fetch(
-                    key, flightID: flightID, entry: entry, validators: validators, recheckStore: recheck,
-                    allowStale: intent != .reload)
+                    key, flightID: flight.id, entry: entry, validators: validators,
+                    recheckStore: recheck && flight.storeChangedSinceLookup, allowStale: intent != .reload)
             }
         }
     }
@@ -95,9 +101,9 @@ extension Repository {
     public func refreshInBackground(_ key: Key) {
         Task {
             let entry = await storedEntry(for: key)
-            store.flights.startInBackground(key, previous: entry?.value) { flightID in
+            store.flights.startInBackground(key, previous: entry?.value) { flight in
                 await fetch(
-                    key, flightID: flightID, entry: entry, validators: nil, recheckStore: false, allowStale: false)
+                    key, flightID: flight.id, entry: entry, validators: nil, recheckStore: false, allowStale: false)
             }
         }
     }
@@ -138,9 +144,9 @@ extension Repository {
     /// Starts one background revalidation of `entry` (stale-while-revalidate, refresh-ahead).
     func startBackgroundFetch(_ key: Key, entry: CacheEntry<Value>) {
         let validators = entry.validators.isEmpty ? nil : entry.validators
-        store.flights.startInBackground(key, previous: entry.value) { flightID in
+        store.flights.startInBackground(key, previous: entry.value) { flight in
             await fetch(
-                key, flightID: flightID, entry: entry, validators: validators, recheckStore: false, allowStale: true)
+                key, flightID: flight.id, entry: entry, validators: validators, recheckStore: false, allowStale: true)
         }
     }
 }

@@ -53,6 +53,24 @@ struct TagIndexTests {
         #expect(index.keys(taggedWith: "blue").isEmpty)
     }
 
+    /// A tagging datastore (indexing `Surrogate-Key`) over memory in front of `disk`, and its index.
+    private static func tagging(
+        overMemoryAnd disk: FileDatastore<ResourceKey, Representation>
+    ) -> (TaggingDatastore, TagIndex) {
+        let levels = RepositoryLevels(
+            memory: MemoryDatastore(maxBytes: 1 << 20, maxEntries: 100), disk: disk, shared: nil,
+            logger: RecordingLogger())
+        let index = TagIndex(maxEntries: 100)
+        return (TaggingDatastore(wrapping: levels, index: index, field: "Surrogate-Key"), index)
+    }
+
+    /// A fresh entry tagged `red`.
+    private static func redEntry() -> CacheEntry<Representation> {
+        CacheEntry(
+            value: Representation(status: 200, headers: ["Surrogate-Key": "red"]), storedAt: Date(),
+            expiresAt: Date() + 60)
+    }
+
     /// A renewal reaches the disk level as a renewal (written behind: a broken disk folder does
     /// not fail it, where a save reports the second level's failure) and re-indexes the tags.
     @Test func taggingDatastore_PassesARenewalToTheDiskLevel_AndIndexesItsTags() async throws {
@@ -61,14 +79,8 @@ struct TagIndexTests {
         let disk = try FileDatastore<ResourceKey, Representation>(directory: folder)
         try FileManager.default.removeItem(at: folder)
         try Data("in the way".utf8).write(to: folder)
-        let levels = RepositoryLevels(
-            memory: MemoryDatastore(maxBytes: 1 << 20, maxEntries: 100), disk: disk, shared: nil,
-            logger: RecordingLogger())
-        let index = TagIndex(maxEntries: 100)
-        let tagging = TaggingDatastore(wrapping: levels, index: index, field: "Surrogate-Key")
-        let entry = CacheEntry(
-            value: Representation(status: 200, headers: ["Surrogate-Key": "red"]), storedAt: Date(),
-            expiresAt: Date() + 60)
+        let (tagging, index) = Self.tagging(overMemoryAnd: disk)
+        let entry = Self.redEntry()
 
         await #expect(throws: DatastoreError.self) { try await tagging.save(entry, for: key("1")) }
         try await tagging.renew(entry, for: key("2"))
@@ -77,5 +89,22 @@ struct TagIndexTests {
         #expect(index.keys(taggedWith: "red") == [key("2")])
         #expect(disk.statistics.writeFailures == 2)
         #expect(tagging.peek(key("2")) == entry)
+    }
+
+    /// A renewal taken without suspending reaches memory and the disk level (written behind) and
+    /// re-indexes the tags, as the async renewal does.
+    @Test func taggingDatastore_RenewsInPlace_InMemoryAndOnDisk_AndIndexesItsTags() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tags-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try FileDatastore<ResourceKey, Representation>(directory: folder)
+        let (tagging, index) = Self.tagging(overMemoryAnd: disk)
+        let entry = Self.redEntry()
+
+        #expect(tagging.renewInPlace(entry, for: key("1")))
+        await disk.finishWrites()
+
+        #expect(index.keys(taggedWith: "red") == [key("1")])
+        #expect(tagging.peek(key("1")) == entry)
+        #expect(try await FileDatastore<ResourceKey, Representation>(directory: folder).get(key("1")) == entry)
     }
 }

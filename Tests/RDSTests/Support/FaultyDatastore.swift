@@ -12,9 +12,27 @@ final class FaultyDatastore: PeekableDatastore {
     /// The number of stored entries.
     var count: Int { memory.statistics.entries }
 
-    func peek(_ key: String) -> CacheEntry<String>? { memory.peek(key) }
+    func peek(_ key: String) -> CacheEntry<String>? {
+        peekCount.withLock { $0 += 1 }
+        return memory.peek(key)
+    }
+
+    /// How many times ``peek(_:)`` was called.
+    var peeks: Int { peekCount.withLock { $0 } }
+    private let peekCount = Mutex(0)
 
     func get(_ key: String) async throws -> CacheEntry<String>? { await memory.get(key) }
+
+    /// How many renewals were taken without suspending (``renewInPlace(_:for:)``).
+    var renewalsInPlace: Int { inPlace.withLock { $0 } }
+    private let inPlace = Mutex(0)
+
+    /// Renews in memory without suspending, unless saves fail: then `false` (the async save throws).
+    func renewInPlace(_ entry: CacheEntry<String>, for key: String) -> Bool {
+        guard !failSavesFlag.withLock({ $0 }) else { return false }
+        inPlace.withLock { $0 += 1 }
+        return memory.renewInPlace(entry, for: key)
+    }
 
     func save(_ entry: CacheEntry<String>, for key: String) async throws {
         guard !failSavesFlag.withLock({ $0 }) else { throw DatastoreError(.writeFailed, "disk full") }
