@@ -199,7 +199,13 @@ struct ClusterEndToEndTests {
             }
             await cluster.upstream.waitForArrivals(1)
             // The replicas without the lease wait for the holder's announcement, not the upstream.
-            _ = await cluster.waitUntil { cluster.replicas.filter { $0.shared.waiters.count == 1 }.count == 2 }
+            // A wait is counted once its replica has asked whether the lease is still held, which
+            // is after it registers for the announcement: opening the gate before both have
+            // asked could let one find the lease done and not wait at all.
+            let bothWait = await cluster.waitUntil {
+                cluster.replicas.map { $0.shared.statistics.leaseWaits }.reduce(0, +) == 2
+            }
+            #expect(bothWait, "\(cluster.replicas.map { $0.shared.statistics })")
             cluster.upstream.openGate()
             return try await group.reduce(into: []) { $0.append($1) }
         }
