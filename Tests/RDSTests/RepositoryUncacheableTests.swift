@@ -70,6 +70,42 @@ struct RepositoryUncacheableTests {
         #expect((fixture.disk.calls.count > lookupsAfterFirst) == looksUp)
     }
 
+    /// The fast path's look-up says whether the key is marked, and a read given that answer
+    /// follows it instead of looking the mark up again.
+    @Test func cachedAnswer_TellsThePassMark_AndGetFollowsWhatItIsGiven() async throws {
+        let fixture = Fixture()
+        var unread: Bool?
+        let none = fixture.repository.cachedAnswer(for: "score", passing: &unread)
+        #expect(none == nil && unread == false)
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("2-0", isStorable: false))
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("3-0", isStorable: false))
+        _ = try await fixture.repository.get("score")
+        let lookupsAfterFirst = fixture.disk.calls.count
+
+        var marked: Bool?
+        let found = fixture.repository.cachedAnswer(for: "score", passing: &marked)
+        let passed = try await fixture.repository.get("score", passing: marked)
+        let lookupsAfterPassed = fixture.disk.calls.count
+        let lookedUp = try await fixture.repository.get("score", passing: false)
+
+        #expect(found == nil && marked == true)
+        #expect(passed.value == "2-0" && lookupsAfterPassed == lookupsAfterFirst)
+        #expect(lookedUp.value == "3-0" && fixture.disk.calls.count > lookupsAfterPassed)
+    }
+
+    @Test func cachedAnswer_DoesNotTellThePassMark_OfAStaleEntry() async throws {
+        let fixture = Fixture()
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("0-0"))
+        _ = try await fixture.repository.get("score")
+        fixture.clock.advance(by: 61)
+
+        var passing: Bool?
+        let found = fixture.repository.cachedAnswer(for: "score", passing: &passing)
+
+        #expect(found == nil && passing == nil)
+    }
+
     @Test func get_LooksUpAgain_OnceThePassMarkHasExpired_AndStoresACacheableAnswer() async throws {
         let fixture = Fixture()
         fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))

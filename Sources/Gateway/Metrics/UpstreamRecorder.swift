@@ -17,10 +17,11 @@ public final class UpstreamRecorder: Sendable {
         self.errors = errors
     }
 
-    /// Counts one call and its latency; `errorCode` (e.g. `upstream_timeout`) when it failed.
-    public func record(duration elapsed: Duration, errorCode: String?) {
+    /// Counts one call and its latency of `nanoseconds`; `errorCode` (e.g. `upstream_timeout`)
+    /// when it failed.
+    public func record(nanoseconds: Int64, errorCode: String?) {
         calls.increment()
-        duration.observe(elapsed)
+        duration.observe(nanoseconds: nanoseconds)
         if let errorCode {
             errors.labels(GatewayMetrics.ServiceErrorLabels(service: service, code: errorCode)).increment()
         }

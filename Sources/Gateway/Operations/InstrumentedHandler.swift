@@ -18,8 +18,9 @@ private let requestLogNames = (
 )
 
 /// Wraps the gateway's handler: gives every request an id (the client's valid `X-Request-ID` or
-/// a new one) returned on the response and visible to upstream calls as ``RequestID/current``,
-/// counts it in ``GatewayMetrics``, and writes one JSON log line for it.
+/// a new one) returned on the response and visible to the inner handler and upstream calls as
+/// ``RequestID/current`` (a client's invalid `X-Request-ID` is replaced by it in the request the
+/// inner handler gets), counts it in ``GatewayMetrics``, and writes one JSON log line for it.
 ///
 /// A problem answer's whole error chain goes into that line as `error` (see ``RequestContext``). A
 /// request whose client left before its answer is counted and logged at `info` with status 499
@@ -75,9 +76,21 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// The async path, with the request's ``RequestContext`` (its id) bound for every task the answer starts.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let start = LoopInstant.now
-        let id = RequestID(header: request.headers[RequestID.headerName])
-        var request = request
-        request.headers[RequestID.headerName] = id.value
+        let header = request.headers[RequestID.headerName]
+        let id = RequestID(header: header)
+        // A client's invalid id is replaced before the inner handler sees the request; a missing
+        // one is not added (the inner handler reads ``RequestID/current``): adding a field would
+        // copy every field of the request, which the server's task still holds. (The request is
+        // copied only to be changed: a `var` copy of it costs its retains and releases.)
+        guard let header, header != id.value else { return await answer(request, id: id, since: start) }
+        var replaced = request
+        replaced.headers[RequestID.headerName] = id.value
+        return await answer(replaced, id: id, since: start)
+    }
+
+    /// `request` answered by the inner handler with a ``RequestContext`` of `id` bound, then
+    /// counted and logged.
+    private func answer(_ request: HTTPRequest, id: RequestID, since start: LoopInstant) async -> HTTPResponse {
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
         let context = RequestContext(id: id)

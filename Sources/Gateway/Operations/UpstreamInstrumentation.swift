@@ -22,13 +22,17 @@ public struct UpstreamInstrumentation: UpstreamCallObserver {
     public func willSend(_ request: inout HTTPRequest) {
         // The id is the gateway's, even when a client's field passed upstream (`forwardHeaders:
         // "*"`) carries another: an invalid one the gateway replaced must not travel on.
-        if let id = RequestID.current, request.headers[RequestID.headerName] != id.value {
-            request.headers[RequestID.headerName] = id.value
+        guard let id = RequestID.current else { return }
+        // Usually absent: then appended, without searching the fields again to replace it.
+        switch request.headers[RequestID.headerName] {
+        case nil: request.headers.add(name: RequestID.headerName, value: id.value)
+        case .some(id.value): break
+        default: request.headers[RequestID.headerName] = id.value
         }
     }
 
     /// Records the outcome.
-    public func didEnd(_ outcome: Result<Int, any Error>, elapsed: Duration) {
+    public func didEnd(_ outcome: Result<Int, any Error>, elapsedNanoseconds elapsed: Int64) {
         switch outcome {
         case .success(let status):
             record(errorCode: status >= 500 ? "http_\(status)" : nil, elapsed: elapsed)
@@ -41,8 +45,8 @@ public struct UpstreamInstrumentation: UpstreamCallObserver {
         }
     }
 
-    private func record(errorCode: String?, elapsed: Duration, updatesReadiness: Bool = true) {
-        recorder.record(duration: elapsed, errorCode: errorCode)
+    private func record(errorCode: String?, elapsed: Int64, updatesReadiness: Bool = true) {
+        recorder.record(nanoseconds: elapsed, errorCode: errorCode)
         if updatesReadiness {
             readiness.recordUpstream(service: service, errorCode: errorCode)
         }

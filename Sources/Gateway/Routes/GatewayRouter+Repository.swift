@@ -6,7 +6,10 @@ import RDS
 extension GatewayRouter {
     /// A request for `key` on a repository route: a read, a Server-Sent Events subscription, or
     /// a write (405 when the route does not allow the method, or its `repository` is gone).
-    func repositoryRequest(_ request: HTTPRequest, on resources: RouteResources, key: ResourceKey) async -> HTTPResponse {
+    /// `passing` is the key's hit-for-pass mark when the fast path saw it (see ``MatchedRoute``).
+    func repositoryRequest(
+        _ request: HTTPRequest, on resources: RouteResources, key: ResourceKey, passing: Bool? = nil
+    ) async -> HTTPResponse {
         let path = request.path
         let route = resources.route
         let methods = route.settings.methods
@@ -25,7 +28,7 @@ extension GatewayRouter {
             if let pending = resources.outbox?.newestPending(for: key) {
                 return pendingAnswer(pending, path: path, repository: route.name)
             }
-            return await read(request, key: key, in: repository, route: route)
+            return await read(request, key: key, in: repository, route: route, passing: passing)
         default:
             return await write(request, key: key, in: repository, route: route)
         }
@@ -37,7 +40,7 @@ extension GatewayRouter {
     /// without storing.
     private func read(
         _ request: HTTPRequest, key: ResourceKey, in repository: Repository<ResourceKey, Representation>,
-        route: RepositoryRoute
+        route: RepositoryRoute, passing: Bool?
     ) async -> HTTPResponse {
         let directives = RequestDirectives(request.headers)
         let now = container.clock.now
@@ -63,7 +66,7 @@ extension GatewayRouter {
                 return RepositoryResponse.uncached(fetched.value, forward: "fwd=request", stored: false)
             }
             let revalidate = verdict == .revalidate || directives.noCache
-            var answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached)
+            var answer = try await repository.get(key, intent: revalidate ? .revalidate : .cached, passing: passing)
             if let variant = route.variants.rekeyed(key, for: answer.value.headers) {
                 answer = try await repository.get(variant, intent: revalidate ? .revalidate : .cached)
             }

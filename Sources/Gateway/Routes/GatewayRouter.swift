@@ -53,11 +53,14 @@ public struct GatewayRouter: HTTPHandler {
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
         // No queued write pending for the key; the stored answer asked where the repository lies
         // (a copy of it would retain each of its parts) and bound here, where it is served (an
-        // answer handed on through another optional was copied, and that copy destroyed).
-        guard !(resources.outbox?.hasPending(key) ?? false), let answer = resources.repository?.cachedAnswer(for: key),
+        // answer handed on through another optional was copied, and that copy destroyed). A
+        // look-up that finds none notes the key's hit-for-pass mark for the read that follows.
+        var passing: Bool?
+        guard !(resources.outbox?.hasPending(key) ?? false),
+            let answer = resources.repository?.cachedAnswer(for: key, passing: &passing),
             servesAsStored(answer, to: request, on: resources, key: key)
         else {
-            request.handlerNote = MatchedRoute(container: container, resources: resources, key: key)
+            request.handlerNote = MatchedRoute(container: container, resources: resources, key: key, passing: passing)
             return nil
         }
         resources.refresher?.noteRead(key)
@@ -93,10 +96,12 @@ public struct GatewayRouter: HTTPHandler {
             return await RequestContext(id: nil).bind { await handle(request) }
         }
         context.audience = adminAccess.refusal(for: request) == nil ? .administrator : .anonymous
-        return await answer(request)
+        return await answer(request, in: context)
     }
 
-    private func answer(_ request: HTTPRequest) async -> HTTPResponse {
+    /// The answer to `request`, noting the route it matched in `context` (passed along: reading
+    /// the task-local again costs a lookup).
+    private func answer(_ request: HTTPRequest, in context: RequestContext) async -> HTTPResponse {
         let path = request.path
         if Self.hasFragment(request) {
             return refuse(.badRequest, "A request target must not hold a fragment (\"#\")", path: path)
@@ -115,13 +120,13 @@ public struct GatewayRouter: HTTPHandler {
             return await demo.handle(request)
         }
         if let match = request.handlerNote as? MatchedRoute, match.container === container {
-            RequestContext.current?.record(route: match.resources.route.classification)
-            return await repositoryRequest(request, on: match.resources, key: match.key)
+            context.record(route: match.resources.route.classification)
+            return await repositoryRequest(request, on: match.resources, key: match.key, passing: match.passing)
         }
         switch matchOrReject(path) {
         case .success(let (resources, captures)):
             let route = resources.route
-            RequestContext.current?.record(route: route.classification)
+            context.record(route: route.classification)
             let key = route.key(captures: captures, query: request.query, headers: request.headers)
             return await repositoryRequest(request, on: resources, key: key)
         case .failure(let refusal):
@@ -186,23 +191,30 @@ public struct GatewayRouter: HTTPHandler {
         request.target.firstIndex(ofASCII: UInt8(ascii: "#")) != nil
     }
 
-    /// `true` when `path` starts with `prefix`, compared over bytes (a `Character` comparison
-    /// costs more than a route match).
+    /// `true` when `path` starts with `prefix`, compared as ``path(_:is:)`` compares.
     static func path(_ path: Substring, startsWith prefix: String) -> Bool {
-        path.utf8.starts(with: prefix.utf8)
+        path.utf8.count >= prefix.utf8.count && Self.path(path, leadsWith: prefix)
     }
 
     /// `true` when `path` is `route`, compared over bytes (a string comparison, which settles
     /// Unicode equivalence, costs several times more; a request's path is bytes), lengths first,
     /// then the last bytes (paths as long as `/health`, such as `/hit/17`, mostly differ there),
-    /// then over both strings' storage (which costs ~450 instructions: the views' generic
-    /// `elementsEqual` cost about as much).
+    /// then over both strings' storage.
     static func path(_ path: Substring, is route: String) -> Bool {
-        guard path.utf8.count == route.utf8.count, path.utf8.last == route.utf8.last else { return false }
-        let compared = path.utf8.withContiguousStorageIfAvailable { pathBytes in
-            route.utf8.withContiguousStorageIfAvailable { pathBytes.elementsEqual($0) }
+        path.utf8.count == route.utf8.count && path.utf8.last == route.utf8.last && Self.path(path, leadsWith: route)
+    }
+
+    /// `true` when `path` (at least as long as `text`) begins with the bytes of `text`, compared
+    /// over both strings' storage: the views' generic `starts(with:)` and `elementsEqual`, and
+    /// the substring view's `withContiguousStorageIfAvailable`, cost ~300 instructions a call.
+    private static func path(_ path: Substring, leadsWith text: String) -> Bool {
+        var path = path  // `withUTF8` may make a bridged string contiguous; a request's path is native
+        let compared = path.withUTF8 { pathBytes in
+            text.utf8.withContiguousStorageIfAvailable { textBytes in
+                UnsafeBufferPointer(rebasing: pathBytes.prefix(textBytes.count)).elementsEqual(textBytes)
+            }
         }
-        return (compared ?? nil) ?? path.utf8.elementsEqual(route.utf8)
+        return compared ?? path.utf8.starts(with: text.utf8)
     }
 
     /// `true` when the client asks for Server-Sent Events (`Accept: text/event-stream`).

@@ -10,10 +10,14 @@ final class MatchedRoute: Sendable {
     let resources: RouteResources
     /// The key of the request, before any secondary (`Vary`) keying.
     let key: ResourceKey
+    /// The key's hit-for-pass mark as the fast path's look-up saw it (see ``RDS/Repository/cachedAnswer(for:passing:)``),
+    /// so that the read does not look it up again.
+    let passing: Bool?
 
-    init(container: GatewayDependencyContainer, resources: RouteResources, key: ResourceKey) {
+    init(container: GatewayDependencyContainer, resources: RouteResources, key: ResourceKey, passing: Bool?) {
         self.container = container
         self.resources = resources
         self.key = key
+        self.passing = passing
     }
 }

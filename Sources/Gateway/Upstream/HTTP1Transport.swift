@@ -26,8 +26,8 @@ public struct HTTP1Transport: Transport {
         -> HTTPResponse
     {
         let clientTimeouts = HTTPClient.Timeouts(
-            connect: Self.duration(timeouts.connect), firstByte: Self.duration(timeouts.firstByte),
-            total: Self.duration(timeouts.total))
+            connectNanoseconds: Self.nanoseconds(timeouts.connect),
+            firstByteNanoseconds: Self.nanoseconds(timeouts.firstByte), totalNanoseconds: Self.nanoseconds(timeouts.total))
         let destination =
             if let destination, destination.port == endpoint.port, destination.host == endpoint.host {
                 destination
@@ -46,10 +46,10 @@ public struct HTTP1Transport: Transport {
         HTTP1Transport(client: client, destination: client.destination(host: endpoint.host, port: endpoint.port))
     }
 
-    /// `seconds` to the nanosecond, through an integer (`Duration.seconds(_: Double)` converts
+    /// `seconds` in whole nanoseconds (no `Duration`: `Duration.seconds(_: Double)` converts
     /// through 128-bit arithmetic that costs more than the rest of a call's set-up).
-    private static func duration(_ seconds: Double) -> Duration {
-        .nanoseconds(Int64((seconds * 1e9).rounded()))
+    private static func nanoseconds(_ seconds: Double) -> Int64 {
+        Int64((seconds * 1e9).rounded())
     }
 
     /// Maps a client error. Its message names only `host:port`; the code goes into the details.

@@ -69,9 +69,9 @@ extension HTTPService {
                 } else {
                     try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: call.timeouts)
                 }
-            observer?.didEnd(.success(response.status), elapsed: .nanoseconds(LoopInstant.now.nanoseconds(since: sent)))
+            observer?.didEnd(.success(response.status), elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
         } catch {
-            observer?.didEnd(.failure(error), elapsed: .nanoseconds(LoopInstant.now.nanoseconds(since: sent)))
+            observer?.didEnd(.failure(error), elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
             throw failure(sending: error, key: key, endpoint: call.base.endpoint)
         }
         // A whole body (as the HTTP/1.1 client returns it) is taken as it is, without an async call.

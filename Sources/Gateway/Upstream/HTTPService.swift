@@ -115,7 +115,8 @@ public struct HTTPService: Service {
         -> ServiceResponse<Representation>
     {
         var conditions = HTTPHeaders()
-        conditions.reserveCapacity(2)
+        // Room made only for a conditional request (an empty list allocates nothing).
+        if validators != nil { conditions.reserveCapacity(2) }
         if let etag = validators?.etag { conditions.add(name: "If-None-Match", value: etag) }
         if let lastModified = validators?.lastModified { conditions.add(name: "If-Modified-Since", value: lastModified) }
         let exchange = try await perform(.get, key: key, extraHeaders: conditions, timeouts: timeouts)

@@ -22,6 +22,9 @@ import Synchronization
 public final class HTTPClient: Sendable {
     /// The pool and parsing settings.
     public let configuration: Configuration
+    /// `configuration.idleTimeout` in nanoseconds, taken apart once (a `Duration` costs 128-bit
+    /// arithmetic per call).
+    private let idleTimeoutNanoseconds: Int64
     private let ownLoops = Mutex<[EventLoop]>([])
     private let nextLoop = Atomic<Int>(0)
     /// Every `host:port` called, with its idle connections (by loop) and its address.
@@ -30,6 +33,7 @@ public final class HTTPClient: Sendable {
     /// Creates a client; its own event loops start when a caller outside any loop first needs one.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        idleTimeoutNanoseconds = LoopInstant.nanoseconds(of: configuration.idleTimeout)
     }
 
     deinit {
@@ -142,9 +146,8 @@ public final class HTTPClient: Sendable {
     /// when a reused one turns out closed.
     private func checkOut(_ destination: Destination, on loop: EventLoop, probing: Bool) -> HTTPClientConnection? {
         let now = LoopInstant.now
-        let idleTimeout = LoopInstant.nanoseconds(of: configuration.idleTimeout)
         while let connection = destination.takeIdle(on: loop) {
-            if !connection.isRetired, now.nanoseconds(since: connection.idleSince) < idleTimeout,
+            if !connection.isRetired, now.nanoseconds(since: connection.idleSince) < idleTimeoutNanoseconds,
                 !probing || connection.socket.isIdleAndOpen()
             {
                 return connection

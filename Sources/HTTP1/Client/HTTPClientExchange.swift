@@ -36,7 +36,7 @@ final class HTTPClientExchange: @unchecked Sendable {
     private let lease: HTTPBodyBudget.Lease?
     private var isOverBudget = false
     private var isSized = false
-    /// When the whole call must be over: `timeouts.total` after the exchange was made (a retry
+    /// When the whole call must be over: `timeouts.totalNanoseconds` after the exchange was made (a retry
     /// keeps it), on the loop's clock. The call's instants are kept here, not in the async
     /// functions carrying the exchange (each instant an async frame holds is a slot of the task's
     /// allocator).
@@ -56,7 +56,7 @@ final class HTTPClientExchange: @unchecked Sendable {
         parser = HTTPResponseParser(requestMethod: request.method, limits: limits)
         requestKeepsAlive = request.headers.connectionKeepsAlive(version: .http1_1)
         lease = budget.map(HTTPBodyBudget.Lease.init)
-        totalDeadline = LoopInstant.now + timeouts.total
+        totalDeadline = LoopInstant.now.advanced(byNanoseconds: timeouts.totalNanoseconds)
         self.timeouts = timeouts
     }
 
@@ -77,11 +77,13 @@ final class HTTPClientExchange: @unchecked Sendable {
     func retry() -> HTTPClientExchange { HTTPClientExchange(retrying: self) }
 
     /// When the answer's first byte must have arrived, for a request starting to go out now.
-    func firstByteDeadline() -> LoopInstant { min(LoopInstant.now + timeouts.firstByte, totalDeadline) }
+    func firstByteDeadline() -> LoopInstant {
+        min(LoopInstant.now.advanced(byNanoseconds: timeouts.firstByteNanoseconds), totalDeadline)
+    }
 
     /// The deadline of connecting for this exchange now, and the phase a timeout at it reports.
     func connectDeadline() -> (instant: LoopInstant, phase: HTTPClientError.Phase) {
-        let connect = LoopInstant.now + timeouts.connect
+        let connect = LoopInstant.now.advanced(byNanoseconds: timeouts.connectNanoseconds)
         return connect <= totalDeadline ? (connect, .connect) : (totalDeadline, .total)
     }
 

@@ -47,7 +47,11 @@ enum HTTPBodyFraming: Sendable, Equatable {
         }
         if !hasCodings, lengthCount <= 1 {
             guard let firstLength else { return nil }
-            return .length(try contentLength([headers.fields[firstLength].value], limits: limits))
+            // The usual single value of digits alone, read over its bytes (without a list of the
+            // values); anything else (a list, whitespace, a length over the limit) is judged below.
+            let value = headers.fields[firstLength].value
+            if let length = digitsOnly(value), length <= limits.maxBodyBytes { return .length(length) }
+            return .length(try contentLength([value], limits: limits))
         }
         let contentLengths = headers.values(for: "Content-Length")
         let transferEncodings = headers.values(for: "Transfer-Encoding")
@@ -87,9 +91,6 @@ enum HTTPBodyFraming: Sendable, Equatable {
 
     /// The one length all `Content-Length` values (fields and list elements) agree on.
     private static func contentLength(_ values: [String], limits: HTTPParserLimits) throws(HTTPParseError) -> Int {
-        // The usual single value of digits alone, read over its bytes; anything else (a list,
-        // whitespace, a length over the limit) is read and judged below.
-        if values.count == 1, let length = digitsOnly(values[0]), length <= limits.maxBodyBytes { return length }
         if values.count == 1, !values[0].utf8.contains(HTTPByte.comma) {
             return try decimal(trimmed(values[0][...].utf8), limits: limits)
         }

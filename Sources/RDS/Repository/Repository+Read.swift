@@ -6,10 +6,12 @@ extension Repository {
     /// such read asks the service for itself (an uncacheable answer is never shared between
     /// callers) and publishes no state (see ``passThrough(_:)``). A fetch that passes
     /// ``RepositoryPolicy/fetchDeadline`` fails with ``RepositoryErrorKind/deadlineExceeded``.
+    /// - Parameter passing: The key's hit-for-pass mark as ``cachedAnswer(for:passing:)`` just
+    ///   reported it, so that it is not looked up again; `nil` looks it up.
     /// - Throws: ``RepositoryError`` wrapping the ``ServiceError`` behind it, when nothing usable is
     ///   stored; ``RepositoryErrorKind/cancelled`` when the calling task is cancelled.
-    public func get(_ key: Key, intent: ReadIntent = .cached) async throws -> RepositoryAnswer<Value> {
-        if intent == .cached, store.passMarks.isMarked(key, at: store.clock.now) {
+    public func get(_ key: Key, intent: ReadIntent = .cached, passing: Bool? = nil) async throws -> RepositoryAnswer<Value> {
+        if intent == .cached, passing ?? store.passMarks.isMarked(key, at: store.clock.now) {
             // The last answer could not be stored: nothing to look up.
             if !store.broadcasters.isWatched(key) { return try await passThrough(key) }
             return try await store.flights.join(key, previous: nil) { flight in
@@ -63,25 +65,28 @@ extension Repository {
     /// below that reads it without waiting, ``PeekableDatastore/peekBelow(_:)``), or `nil` when the
     /// datastore cannot peek, holds nothing fresh for `key` so, or the policy is network-first.
     /// Starts a background refresh when refresh-ahead is due.
-    public func cachedAnswer(for key: Key) -> RepositoryAnswer<Value>? {
-        guard let peekable = store.peekable,
-            let entry = peekable.peek(key) ?? entryBelowMemory(for: key, in: peekable)
-        else { return nil }
+    ///
+    /// A key that is not in memory and is marked hit-for-pass reads no level below
+    /// (``get(_:intent:passing:)`` reads none for it either). `passing` is set to what the look-up
+    /// learned of the mark, for the read that follows: `true` when the key is marked, `false`
+    /// when nothing is in memory for it and it is not; it is left alone when the mark was not
+    /// looked at (an entry was found, or the datastore cannot peek).
+    public func cachedAnswer(for key: Key, passing: inout Bool?) -> RepositoryAnswer<Value>? {
+        guard let peekable = store.peekable else { return nil }
+        let entry: CacheEntry<Value>
+        if let peeked = peekable.peek(key) {
+            entry = peeked
+        } else {
+            let marked = store.passMarks.isMarked(key, at: store.clock.now)
+            passing = marked
+            guard !marked, let below = peekable.peekBelow(key) else { return nil }
+            entry = below
+        }
         // The plan's hit, decided without making the plan: a plan holds a copy of the entry.
         let now = store.clock.now
         guard ReadPlan.servesHit(entry, at: now, policy: policy) else { return nil }
         if policy.isRefreshAheadDue(entry, at: now) { startBackgroundFetch(key, entry: entry) }
         return RepositoryAnswer(value: entry.value, entry: entry, cacheStatus: .hit)
-    }
-
-    /// The entry a level below memory reads for `key` without waiting (``PeekableDatastore/peekBelow(_:)``,
-    /// which keeps it in memory), unless the key is marked hit-for-pass (``get(_:intent:)`` reads
-    /// no level for it).
-    private func entryBelowMemory(
-        for key: Key, in peekable: any PeekableDatastore<Key, Value>
-    ) -> CacheEntry<Value>? {
-        guard !store.passMarks.isMarked(key, at: store.clock.now) else { return nil }
-        return peekable.peekBelow(key)
     }
 
     /// Fetches `key` from the service unconditionally and returns the new value (a forced refresh).

@@ -67,8 +67,8 @@ struct GatewayMetricsTests {
             metrics.recordCacheResult(result, repository: "weather")
         }
         metrics.observeCoalescedWaiters(repository: "weather") { 4 }
-        metrics.recorder(service: "demo").record(duration: .milliseconds(20), errorCode: nil)
-        metrics.recorder(service: "demo").record(duration: .seconds(2), errorCode: "upstream_timeout")
+        metrics.recorder(service: "demo").record(nanoseconds: 20_000_000, errorCode: nil)
+        metrics.recorder(service: "demo").record(nanoseconds: 2_000_000_000, errorCode: "upstream_timeout")
         metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 200, duration: .microseconds(300))
         metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 200, duration: .milliseconds(3))
         metrics.recordRequest(route: "/weather/{city}", method: "GET", status: 504, duration: .seconds(2))

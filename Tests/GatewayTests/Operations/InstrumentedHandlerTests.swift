@@ -32,6 +32,21 @@ struct InstrumentedHandlerTests {
         #expect(inner.seen.first?.header == id)
     }
 
+    /// A request without an id gets one, which the inner handler reads as `RequestID.current`;
+    /// its fields are passed on as they came (adding one would copy them all).
+    @Test func handle_GivesARequestWithoutAnIDANewOne_WithoutAddingItToTheRequest() async throws {
+        let inner = EchoHandler()
+        let handler = InstrumentedHandler(wrapping: inner, metrics: GatewayMetrics(), logger: RecordingLogger()) { _ in
+            .unmatched
+        }
+        let response = await handler.handle(HTTPRequest(method: .get, target: "/x"))
+
+        let id = try #require(response.headers["X-Request-ID"])
+        #expect(id.count == 32)
+        #expect(inner.seen.first?.current == id)
+        #expect(inner.seen.first?.header == nil)
+    }
+
     @Test func handle_LogsOneJSONLinePerRequest_WithoutTheQueryString() async throws {
         let logger = RecordingLogger()
         let handler = InstrumentedHandler(wrapping: EchoHandler(status: 504), metrics: GatewayMetrics(), logger: logger)
