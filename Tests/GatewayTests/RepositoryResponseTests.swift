@@ -60,6 +60,12 @@ struct RepositoryResponseTests {
         #expect(RepositoryResponse.joining(prefix, number) == expected)
     }
 
+    /// An `Age` value is the age's digits whether kept or made (``RepositoryResponse/ageValue(_:)``).
+    @Test(arguments: [0, 9, 10, RepositoryResponse.keptAgeValues - 1, RepositoryResponse.keptAgeValues, 86_400])
+    func ageValue_IsTheAgesDigits_KeptOrMade(age: Int) {
+        #expect(RepositoryResponse.ageValue(age) == String(age))
+    }
+
     /// A hit replaces the stored `Age`, `X-Cache` and `Cache-Status` (any case) and drops
     /// `Set-Cookie`; fields of stored answers without them are appended, once each.
     @Test(arguments: [

@@ -15,13 +15,11 @@ extension RouteTemplate {
         match(path, capturing: false)
     }
 
-    /// Matches in the path's own bytes (copied once when it has no contiguous storage).
+    /// Matches in the path's own bytes (copied once when it has no contiguous storage), through
+    /// the substring's own `withUTF8`: its view's `withContiguousStorageIfAvailable` runs unspecialised.
     private func match(_ path: Substring, capturing: Bool) -> RouteMatch {
-        if let result = path.utf8.withContiguousStorageIfAvailable({ match(bytes: $0, capturing: capturing) }) {
-            return result
-        }
-        var copy = String(path)
-        return copy.withUTF8 { match(bytes: $0, capturing: capturing) }
+        var bytes = path
+        return bytes.withUTF8 { match(bytes: $0, capturing: capturing) }
     }
 
     /// Walks the template and the path's bytes together, one segment at a time: no array of

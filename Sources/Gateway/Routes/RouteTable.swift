@@ -35,13 +35,10 @@ struct RouteTable: Sendable {
     /// The routes that may fit `path`, in configured order.
     func candidates(for path: Substring) -> [RouteResources] {
         guard !literals.isEmpty else { return open }
-        let found: Int?
-        if let inPlace = path.utf8.withContiguousStorageIfAvailable({ index(ofFirstSegmentOf: $0) }) {
-            found = inPlace
-        } else {
-            var copy = String(path)
-            found = copy.withUTF8 { index(ofFirstSegmentOf: $0) }
-        }
+        // Through the substring's own `withUTF8` (in place; a copy only for a path without
+        // contiguous UTF-8): its view's `withContiguousStorageIfAvailable` runs unspecialised.
+        var bytes = path
+        let found = bytes.withUTF8 { index(ofFirstSegmentOf: $0) }
         return found.map { literals[$0].candidates } ?? open
     }
 
