@@ -6,8 +6,9 @@ import RDS
 final class RouteResources: Sendable {
     /// The route.
     let route: RepositoryRoute
-    /// The route's repository.
-    let repository: Repository<ResourceKey, Representation>?
+    /// The route's repository, held by reference: the fast path calls it in place, as
+    /// `held?.repository` bound first (see ``HeldRepository``).
+    let held: HeldRepository?
     /// The repository's durable outbox, when it queues writes.
     let outbox: WriteOutbox?
     /// The repository's background refresher, when it has `refresh` settings.
@@ -18,8 +19,11 @@ final class RouteResources: Sendable {
         refresher: BackgroundRefresher<ResourceKey, Representation>?
     ) {
         self.route = route
-        self.repository = repository
+        self.held = repository.map(HeldRepository.init)
         self.outbox = outbox
         self.refresher = refresher
     }
+
+    /// The route's repository.
+    var repository: Repository<ResourceKey, Representation>? { held?.repository }
 }

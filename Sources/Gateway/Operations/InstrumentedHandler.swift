@@ -11,6 +11,14 @@ private let instrumentedMethods: [(method: HTTPMethod, logField: PreparedLogFiel
     }
 private let otherMethodLogField = PreparedLogField("method", "other")
 
+/// The request log line's `cache` field for each `X-Cache` value the gateway writes, prepared
+/// once: copied as it is, where the value as a string was checked for bytes to escape on every line.
+private let cacheLogFields = (
+    hit: PreparedLogField("cache", "HIT"), miss: PreparedLogField("cache", "MISS"),
+    stale: PreparedLogField("cache", "STALE"), revalidated: PreparedLogField("cache", "REVALIDATED"),
+    bypass: PreparedLogField("cache", "BYPASS")
+)
+
 /// The names of the request log line's other fields, prepared once.
 private let requestLogNames = (
     cache: PreparedLogName("cache"), duration: PreparedLogName("duration_ms"), error: PreparedLogName("error"),
@@ -103,6 +111,19 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         return answer
     }
 
+    /// The prepared `cache` field of an `X-Cache` value the gateway writes; `nil` for others
+    /// (written as they are).
+    private static func preparedCacheField(_ cache: String) -> PreparedLogField? {
+        switch cache {
+        case "HIT": cacheLogFields.hit
+        case "MISS": cacheLogFields.miss
+        case "STALE": cacheLogFields.stale
+        case "REVALIDATED": cacheLogFields.revalidated
+        case "BYPASS": cacheLogFields.bypass
+        default: nil
+        }
+    }
+
     /// nginx's status for a request whose client closed the connection before the answer.
     static var clientClosedRequest: Int { 499 }
 
@@ -125,7 +146,11 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         recorder.record(method: method, status: status, nanoseconds: nanoseconds, cacheResult: cacheResult)
         // Sorted by name, as `Logger.log(_:_:writingFields:)` requires; the constant parts prepared.
         logger.log(status >= 500 ? .error : .info, "request") { fields in
-            if let cache { fields.write(requestLogNames.cache, string: cache) }
+            if let field = cache.flatMap(Self.preparedCacheField) {
+                fields.write(field)
+            } else if let cache {
+                fields.write(requestLogNames.cache, string: cache)
+            }
             fields.write(requestLogNames.duration, durationNanoseconds: nanoseconds)
             if let error { fields.write(requestLogNames.error, string: error) }
             fields.write(counted.map { instrumentedMethods[$0].logField } ?? otherMethodLogField)

@@ -52,12 +52,13 @@ public struct GatewayRouter: HTTPHandler {
         let route = resources.route
         let key = route.key(captures: captures, query: request.query, headers: request.headers)
         // No queued write pending for the key; the stored answer asked where the repository lies
-        // (a copy of it would retain each of its parts) and bound here, where it is served (an
-        // answer handed on through another optional was copied, and that copy destroyed). A
-        // look-up that finds none notes the key's hit-for-pass mark for the read that follows.
+        // (its holder bound first: a copy of it would retain each of its parts) and bound here,
+        // where it is served (an answer handed on through another optional was copied, and that
+        // copy destroyed). A look-up that finds none notes the key's hit-for-pass mark for the
+        // read that follows.
         var passing: Bool?
-        guard !(resources.outbox?.hasPending(key) ?? false),
-            let answer = resources.repository?.cachedAnswer(for: key, passing: &passing),
+        guard !(resources.outbox?.hasPending(key) ?? false), let held = resources.held,
+            let answer = held.repository.cachedAnswer(for: key, passing: &passing),
             servesAsStored(answer, to: request, on: resources, key: key)
         else {
             request.handlerNote = MatchedRoute(container: container, resources: resources, key: key, passing: passing)
