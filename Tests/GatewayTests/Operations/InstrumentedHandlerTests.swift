@@ -2,6 +2,7 @@ import Gateway
 import HTTP1
 import RDS
 import RDSTesting
+import Synchronization
 import Testing
 
 struct InstrumentedHandlerTests {
@@ -96,6 +97,20 @@ struct InstrumentedHandlerTests {
         let other = ["route": "unmatched", "method": "other", "status": "200"]
         #expect(value(in: families, "rds_gateway_http_requests_total", other) == 1)
         #expect(value(in: families, "rds_gateway_http_requests_in_flight", [:]) == 0)
+    }
+
+    @Test func logLines_CarryTheXCacheValueAsItIs_TheUsualOnesAndOthers() throws {
+        for xCache in ["HIT", "MISS", "STALE", "REVALIDATED", "BYPASS", "hit", "EXPIRED"] {
+            let lines = Mutex<[String]>([])
+            let logger = JSONLinesLogger(minimumLevel: .info) { line in lines.withLock { $0.append(line) } }
+            let handler = InstrumentedHandler(
+                wrapping: EchoHandler(immediateCacheHeader: xCache), metrics: GatewayMetrics(), logger: logger
+            ) { _ in .unmatched }
+            _ = try #require(handler.respondImmediately(toCopyOf: HTTPRequest(method: .get, target: "/x")))
+
+            let line = try #require(lines.withLock { $0.only })
+            #expect(line.contains(#","cache":"\#(xCache)","duration_ms":"#), "\(line)")
+        }
     }
 
     @Test func respondImmediately_ReturnsNil_WhenTheInnerHandlerHasNoImmediateAnswer() {
