@@ -36,9 +36,10 @@ private let requestLogNames = (
 public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// Tells which route (and repository) a request belongs to; must be cheap and never block.
     public typealias Classifier = @Sendable (HTTPRequest) -> RouteClassification
-    /// Answers a request at once, naming the route that answered; `nil` for the async path.
+    /// Answers a request at once, naming the route that answered and the answer's `X-Cache`
+    /// value (as its fields hold it); `nil` for the async path.
     public typealias ClassifiedResponder =
-        @Sendable (inout HTTPRequest) -> (response: HTTPResponse, route: RouteClassification)?
+        @Sendable (inout HTTPRequest) -> (response: HTTPResponse, route: RouteClassification, xCache: String?)?
 
     private let inner: Inner
     private let metrics: GatewayMetrics
@@ -56,7 +57,8 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     ///     async path, only when `inner` recorded no route in ``RequestContext``).
     ///   - recentProblems: Keeps each problem answer with its error chain, for `GET /admin/errors`.
     ///   - respondImmediately: Answers at once as `inner` does, naming the route it matched (so
-    ///     that `classify` need not match it again); by default `inner`, then `classify`.
+    ///     that `classify` need not match it again) and the answer's `X-Cache` value (so that its
+    ///     fields need not be searched); by default `inner`, then `classify` and a search.
     public init(
         wrapping inner: Inner, metrics: GatewayMetrics, logger: any Logger, classify: @escaping Classifier,
         recentProblems: RecentProblems? = nil, respondImmediately: ClassifiedResponder? = nil
@@ -66,7 +68,9 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         self.logger = logger
         self.classify = classify
         self.respondClassified =
-            respondImmediately ?? { request in inner.respondImmediately(to: &request).map { ($0, classify(request)) } }
+            respondImmediately ?? { request in
+                inner.respondImmediately(to: &request).map { ($0, classify(request), $0.headers["X-Cache"]) }
+            }
         self.recentProblems = recentProblems
     }
 
@@ -74,9 +78,9 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
         let start = LoopInstant.now
         // Taken apart at once: a response read out of the tuple was copied, and the tuple destroyed.
-        guard case (var response, let route)? = respondClassified(&request) else { return nil }
+        guard case (var response, let route, let cache)? = respondClassified(&request) else { return nil }
         finish(
-            &response, method: request.method, path: request.path, route: route,
+            &response, cache: cache, method: request.method, path: request.path, route: route,
             id: RequestID(header: request.headers[RequestID.headerName]), since: start)
         return response
     }
@@ -103,9 +107,11 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         defer { metrics.requestsInFlight.decrement() }
         let context = RequestContext(id: id)
         var answer = await context.bind { await inner.handle(request) }
+        let cache = answer.headers["X-Cache"]
         // The server cancels the handling task when the client goes away.
         finish(
-            &answer, method: request.method, path: request.path, route: context.route ?? classify(request), id: id,
+            &answer, cache: cache, method: request.method, path: request.path,
+            route: context.route ?? classify(request), id: id,
             since: start,
             clientGone: Task.isCancelled, error: context.problemField)
         return answer
@@ -127,18 +133,18 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// nginx's status for a request whose client closed the connection before the answer.
     static var clientClosedRequest: Int { 499 }
 
-    /// Counts and logs the answer to a `requestMethod` request for `path`, and adds the request id
-    /// to it (in place: its fields are usually not shared, so they are not copied). Given the
-    /// request's method and path, not the request: reading an `inout` request whole copies it.
+    /// Counts and logs the answer to a `requestMethod` request for `path`, whose `X-Cache` value is
+    /// `cache`, and adds the request id to it (in place: its fields are usually not shared, so
+    /// they are not copied). Given the request's method and path, not the request: reading an
+    /// `inout` request whole copies it.
     private func finish(
-        _ response: inout HTTPResponse, method requestMethod: HTTPMethod, path: Substring,
+        _ response: inout HTTPResponse, cache: String?, method requestMethod: HTTPMethod, path: Substring,
         route classification: RouteClassification, id: RequestID, since start: LoopInstant, clientGone: Bool = false, error: String? = nil
     ) {
         let nanoseconds = LoopInstant.now.nanoseconds(since: start)
         let status = clientGone ? Self.clientClosedRequest : response.status
         let counted = instrumentedMethods.firstIndex { $0.method == requestMethod }
         let method = counted.map { instrumentedMethods[$0].method.rawValue } ?? "other"
-        let cache = response.headers["X-Cache"]
         let cacheResult = cache.flatMap(GatewayMetrics.CacheResult.init(xCache:))
         // A route's own recorder, resolved when it was built; others' series are found by label.
         let recorder =

@@ -69,11 +69,12 @@ public struct OperationsHandler<Inner: HTTPHandler>: HTTPHandler {
 
 extension OperationsHandler where Inner == GatewayRouter {
     /// ``respondImmediately(to:)`` with the route that answered, as ``GatewayRouter/classify(_:)``
-    /// names it (the router tells its own, without matching the path twice).
+    /// names it (the router tells its own, without matching the path twice), and the answer's
+    /// `X-Cache` value (none for the operator's endpoints).
     func classifiedImmediateAnswer(
         to request: inout HTTPRequest
-    ) -> (response: HTTPResponse, route: RouteClassification)? {
+    ) -> (response: HTTPResponse, route: RouteClassification, xCache: String?)? {
         guard Self.route(of: request.path) != nil else { return inner.classifiedImmediateAnswer(to: &request) }
-        return respondImmediately(to: &request).map { ($0, RouteClassification(route: String(request.path))) }
+        return respondImmediately(to: &request).map { ($0, RouteClassification(route: String(request.path)), nil) }
     }
 }

@@ -25,7 +25,7 @@ public final class ReloadableHandler: HTTPHandler {
 
         func classifiedImmediateAnswer(
             to request: inout HTTPRequest
-        ) -> (response: HTTPResponse, route: RouteClassification)? {
+        ) -> (response: HTTPResponse, route: RouteClassification, xCache: String?)? {
             operations.classifiedImmediateAnswer(to: &request)
         }
 
@@ -62,10 +62,11 @@ public final class ReloadableHandler: HTTPHandler {
         current.withLock { $0 }.respondImmediately(to: &request)
     }
 
-    /// Asks the current handlers, which also name the route that answered (for metrics and logs).
+    /// Asks the current handlers, which also name the route that answered and the answer's
+    /// `X-Cache` value (for metrics and logs).
     public func classifiedImmediateAnswer(
         to request: inout HTTPRequest
-    ) -> (response: HTTPResponse, route: RouteClassification)? {
+    ) -> (response: HTTPResponse, route: RouteClassification, xCache: String?)? {
         current.withLock { $0 }.classifiedImmediateAnswer(to: &request)
     }
 

@@ -58,7 +58,7 @@ enum RepositoryResponse {
             set("Age", ageValue(max(0, Int(age))), in: &headers, replacing: replacing)
         }
         if let downstreamCacheControl { headers["Cache-Control"] = downstreamCacheControl }
-        set("X-Cache", answer.error == nil ? xCache(answer.cacheStatus) : "STALE", in: &headers, replacing: replacing)
+        set("X-Cache", xCache(of: answer), in: &headers, replacing: replacing)
         let status = cacheStatus(answer, now: now, forwardedOnRequest: forwardedOnRequest)
         set(
             "Cache-Status", heuristic && answer.error == nil ? status + "; detail=heuristic" : status, in: &headers,
@@ -126,6 +126,12 @@ enum RepositoryResponse {
         headers["Cache-Status"] =
             "\(cacheName); \(forward); fwd-status=\(reply.status)" + (stored ? "; stored" : "")
         return HTTPResponse(status: reply.status, headers: headers, bytes: reply.body)
+    }
+
+    /// The `X-Cache` value of the response ``make(_:request:now:forwardedOnRequest:downstreamCacheControl:heuristic:hiddenField:)``
+    /// makes for `answer`: `STALE` for a value served because the upstream failed, else its status's.
+    static func xCache(of answer: RepositoryAnswer<Representation>) -> String {
+        answer.error == nil ? xCache(answer.cacheStatus) : "STALE"
     }
 
     /// The `X-Cache` value of `status`: its name in capitals, e.g. `HIT`.

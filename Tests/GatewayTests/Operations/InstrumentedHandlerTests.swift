@@ -113,6 +113,21 @@ struct InstrumentedHandlerTests {
         }
     }
 
+    @Test func respondImmediately_CountsAndLogsTheXCacheValueItsResponderNames() throws {
+        let metrics = GatewayMetrics()
+        let logger = RecordingLogger()
+        let route = RouteClassification(route: "/weather/{city}", repository: "weather")
+        let handler = InstrumentedHandler(
+            wrapping: EchoHandler(), metrics: metrics, logger: logger, classify: { _ in .unmatched },
+            respondImmediately: { _ in (HTTPResponse(status: 200), route, "HIT") })
+        _ = try #require(handler.respondImmediately(toCopyOf: HTTPRequest(method: .get, target: "/weather/oslo")))
+
+        let families = try PrometheusTextParser.parse(metrics.prometheusText())
+        #expect(
+            value(in: families, "rds_gateway_cache_lookups_total", ["repository": "weather", "result": "hit"]) == 1)
+        #expect(try #require(logger.entries.only).fields["cache"] == "HIT")
+    }
+
     @Test func respondImmediately_ReturnsNil_WhenTheInnerHandlerHasNoImmediateAnswer() {
         let handler = InstrumentedHandler(wrapping: EchoHandler(), metrics: GatewayMetrics(), logger: RecordingLogger())
         { _ in
