@@ -52,7 +52,7 @@ public struct GatewayRouter: HTTPHandler {
         guard !Self.hasFragment(request) else { return nil }
         guard !Self.wantsEvents(request), let (resources, captures) = match(path) else { return nil }
         let route = resources.route
-        let key = route.key(captures: captures, query: request.query, headers: request.headers)
+        let key = route.key(path: path, captures: captures, query: request.query, headers: request.headers)
         // No queued write pending for the key; the stored answer asked where the repository lies
         // (its holder bound first: a copy of it would retain each of its parts) and bound here,
         // where it is served (an answer handed on through another optional was copied, and that
@@ -130,7 +130,7 @@ public struct GatewayRouter: HTTPHandler {
         case .success(let (resources, captures)):
             let route = resources.route
             context.record(route: route.classification)
-            let key = route.key(captures: captures, query: request.query, headers: request.headers)
+            let key = route.key(path: path, captures: captures, query: request.query, headers: request.headers)
             return await repositoryRequest(request, on: resources, key: key)
         case .failure(let refusal):
             return ProblemResponse.make(refusal, path: path)
@@ -145,13 +145,14 @@ public struct GatewayRouter: HTTPHandler {
     }
 
     /// The first route fitting `path` (of those its first segment may fit); `capturing: false`
-    /// leaves the captures empty (classification).
+    /// leaves the captures empty (classification), as does a route whose upstream path is the
+    /// path itself (its key needs none, ``RepositoryRoute/upstreamIsThePath``).
     private func matchOrReject(
         _ path: Substring, capturing: Bool = true
     ) -> Result<(RouteResources, RouteCaptures), GatewayError> {
         for resources in container.routeTable.candidates(for: path) {
-            let template = resources.route.template
-            switch capturing ? template.match(path) : template.matchShape(path) {
+            let route = resources.route
+            switch capturing && !route.upstreamIsThePath ? route.template.match(path) : route.template.matchShape(path) {
             case .noMatch: continue
             case .matched(let captures): return .success((resources, captures))
             case .rejected(let segment):
