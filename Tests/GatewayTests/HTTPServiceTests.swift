@@ -44,6 +44,7 @@ struct HTTPServiceTests {
         #expect(fetched.freshness.isStorable == storable)
         #expect((fetched.value.headers.serialized != nil) == storable)
         #expect(fetched.validators == (storable ? Validators(etag: "\"e\"") : Validators()))
+        #expect(fetched.value.validators == Validators(etag: "\"e\""))
         #expect(fetched.value.headers["Cache-Control"] == cacheControl)
         let written = HTTPSerializer.head(
             HTTPResponse(status: 200, headers: fetched.value.headers, bytes: fetched.value.body), requestMethod: .get,

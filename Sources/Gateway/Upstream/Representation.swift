@@ -111,9 +111,13 @@ public struct Representation: Sendable, Hashable {
         contents = Contents(status: status, headers: keptHeaders, body: body, method: method)
     }
 
-    /// This representation with its fields' wire form, as every stored one has.
+    /// This representation with its fields' wire form, as every stored one has (its replay
+    /// facts, of the same fields, are kept).
     public func withWireForm() -> Representation {
-        Representation(status: status, keptHeaders: headers.withSerializedFields(), body: body, method: method)
+        Representation(
+            contents: Contents(
+                status: status, headers: headers.withSerializedFields(), body: body, method: method,
+                replayFacts: replayFacts))
     }
 
     /// This representation with `headers` instead of its own, in their wire form; `headers` are
