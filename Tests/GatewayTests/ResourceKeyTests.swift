@@ -25,6 +25,14 @@ struct ResourceKeyTests {
         #expect(try one.encodedBytes() == two.encodedBytes())
     }
 
+    @Test func keysWithoutAQuery_AreEqualAndHashAlike_HoweverTheirQueryWasEmpty() {
+        let keys = [nil, "", "&&"].map { ResourceKey(repository: "r", path: "/x", query: $0) }
+        #expect(Set(keys.map(\.hashValue)).count == 1)
+        #expect(Set(keys).count == 1)
+        let queried = ResourceKey(repository: "r", path: "/x", query: "a=1")
+        #expect(Set(keys + [queried, ResourceKey(repository: "r", path: "/x?a=1")]).count == 3)
+    }
+
     @Test func equality_KeepsVariantsApart_WhenForwardedHeaderDiffers() {
         let rules = CacheKeyRules(headers: HeaderAllowList(["Accept-Language"]))
         let english = rules.key(repository: "r", path: "/p", query: nil, requestHeaders: ["Accept-Language": "en"])

@@ -29,9 +29,10 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
             var hasher = Hasher()
             hasher.combine(repository)
             hasher.combine(path)
-            hasher.combine(query)
-            // Most keys have no keyed fields: hashing even an empty dictionary costs a call and a
-            // hasher of its own. Equal keys have equal fields, so they still hash alike.
+            // Most keys have no query and no keyed fields: hashing even an empty string costs ~100
+            // instructions, an empty dictionary a call and a hasher of its own. Equal keys have
+            // equal queries and fields, so they still hash alike.
+            if !query.isEmpty { hasher.combine(query) }
             if !headers.isEmpty { hasher.combine(headers) }
             identityHash = hasher.finalize()
         }
