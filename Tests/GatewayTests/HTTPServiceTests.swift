@@ -44,6 +44,7 @@ struct HTTPServiceTests {
         #expect(fetched.freshness.isStorable == storable)
         #expect((fetched.value.headers.serialized != nil) == storable)
         #expect(fetched.validators == (storable ? Validators(etag: "\"e\"") : Validators()))
+        #expect(fetched.value.validators == Validators(etag: "\"e\""))
         #expect(fetched.value.headers["Cache-Control"] == cacheControl)
         let written = HTTPSerializer.head(
             HTTPResponse(status: 200, headers: fetched.value.headers, bytes: fetched.value.body), requestMethod: .get,
@@ -116,6 +117,35 @@ struct HTTPServiceTests {
         #expect(renewed.value.body == [0x7B, 0x7D])
         #expect(renewed.freshness == Freshness(lifetime: 30))
         #expect(renewed.validators == Validators(etag: "\"b\""))
+    }
+
+    /// A 304 changing only the `Date` (and `Server`, which is never replayed) keeps the stored
+    /// wire form and validators, and the renewed answer replays the new `Date`.
+    @Test func notModified_WithOnlyANewDate_ReplaysIt() async throws {
+        let newDate = "Tue, 08 Nov 1994 08:49:37 GMT"
+        let transport = ScriptedTransport(
+            status: 304,
+            headers: ["Date": newDate, "Server": "origin/2", "ETag": "\"a\"", "Cache-Control": "max-age=30"])
+        let response = try await Self.makeService(transport).get(Self.key, ifChangedFrom: Validators(etag: "\"a\""))
+        guard case .notModifiedRenewing(let renew) = response else {
+            Issue.record("expected not modified, got \(response)")
+            return
+        }
+        let kept = Representation(
+            status: 200,
+            headers: [
+                "Date": "Mon, 07 Nov 1994 08:49:37 GMT", "Server": "origin/1", "ETag": "\"a\"",
+                "Cache-Control": "max-age=30", "Content-Type": "text/plain",
+            ], body: [0x31])
+        let renewed = renew(kept).value
+        #expect(renewed.headers["Date"] == newDate)
+        #expect(renewed.validators == Validators(etag: "\"a\""))
+        let head = String(
+            decoding: HTTPSerializer.head(
+                HTTPResponse(status: 200, headers: renewed.headers, bytes: renewed.body), requestMethod: .get,
+                keepAlive: true, date: Array("d".utf8)), as: UTF8.self)
+        #expect(head.contains("Date: \(newDate)\r\n") && !head.contains("07 Nov"))
+        #expect(head.contains("Content-Type: text/plain\r\n"))
     }
 
     /// RFC 9213 on a 304: its targeted field governs the renewed entry's freshness, is not kept

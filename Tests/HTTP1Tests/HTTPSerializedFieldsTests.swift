@@ -58,6 +58,46 @@ struct HTTPSerializedFieldsTests {
         #expect(text.hasSuffix("Content-Length: 2\r\nConnection: keep-alive\r\n\r\n"))
     }
 
+    /// How a 304 may change the stored fields (see ``HTTPHeaders/sharingSerializedFields(of:)``),
+    /// and whether their wire form still holds.
+    static let renewals: [(String, Bool, @Sendable (inout [HTTPField]) -> Void)] = [
+        ("nothing", true, { _ in }),
+        ("a new Date", true, { $0[1] = HTTPField(name: "Date", value: "Tue, 08 Nov 1994 08:49:37 GMT") }),
+        (
+            "a new Server and Content-Length", true,
+            {
+                $0[3] = HTTPField(name: "Server", value: "other")
+                $0[4] = HTTPField(name: "Content-Length", value: "3")
+            }
+        ),
+        ("a new ETag", false, { $0[2] = HTTPField(name: "ETag", value: "\"v2\"") }),
+        ("a name in another case", false, { $0[2] = HTTPField(name: "etag", value: "\"v1\"") }),
+        ("a field added", false, { $0.append(HTTPField(name: "X-New", value: "1")) }),
+        ("a field removed", false, { $0.removeLast() }),
+    ]
+
+    @Test(arguments: 0..<renewals.count)
+    func sharedWireForm_OnlyWhenItsBytesHold_AndThenWritesTheNewFields(renewal: Int) {
+        let (change, shares, edit) = Self.renewals[renewal]
+        var fields = Self.stored.fields
+        edit(&fields)
+        let renewed = HTTPHeaders(fields)
+        let shared = renewed.sharingSerializedFields(of: Self.stored.withSerializedFields())
+        #expect((shared != nil) == shares, "\(change)")
+        guard let shared else { return }
+        #expect(shared == renewed)
+        #expect(
+            Self.head(shared, status: 200, method: .get, body: [])
+                == Self.head(renewed, status: 200, method: .get, body: []), "\(change)")
+    }
+
+    @Test func sharedWireForm_NeedsOneStandingForEveryPreviousField() {
+        #expect(Self.stored.sharingSerializedFields(of: Self.stored) == nil)
+        var appended = Self.stored.withSerializedFields()
+        appended.add(name: "Age", value: "1")
+        #expect(HTTPHeaders(appended.fields).sharingSerializedFields(of: appended) == nil)
+    }
+
     @Test func lookups_AndHashing_IgnoreTheWireForm() {
         let serialized = Self.stored.withSerializedFields()
         #expect(serialized == Self.stored)

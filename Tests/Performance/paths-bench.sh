@@ -131,7 +131,26 @@ rss_kib() { ps -o rss= -p "$1" | awk '{s += $1} END {print s + 0}'; }
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'; }
 
 RESULTS="$RUN/results.tsv"
-printf 'row\tpeer\tround\trps\tp50_ms\tp99_ms\trequests\terrors\tcpu_us\trss_before_kib\trss_after_kib\tidle_pct\tupstream_per_request\n' >"$RESULTS"
+printf 'row\tpeer\tround\trps\tp50_ms\tp99_ms\trequests\terrors\tcpu_us\trss_before_kib\trss_after_kib\tidle_pct\tupstream_per_request\tresident_pct\n' >"$RESULTS"
+# resident_pct PEER: how much of the peer's Zipf cache files the page cache holds right now, in %
+# (fincore over 2,000 sampled files: the gateway's zipf folder, nginx's files of a 4 KB body;
+# Varnish: its storage file against the keys' 4 KB bodies). This machine's kernel pages out file
+# pages left unused for about a minute (a kdamond with a pageout scheme), so a disk cache's files
+# filled earlier are read back from the disk in part.
+resident_pct() {
+  local files
+  case "$1" in
+    gateway | nginx)
+      if [[ "$1" == gateway ]]; then files="$(find "$RUN/gateway-disk/zipf" -type f)"
+      else files="$(find "$RUN/cache" -type f -size +4096c -size -8193c)"; fi
+      shuf -n 2000 <<<"$files" | xargs -r fincore -n -b -o RES,SIZE |
+        awk '{r += $1; s += int(($2 + 4095) / 4096) * 4096} END {printf "%.0f", (s > 0 ? 100 * r / s : -1)}' ;;
+    varnish)
+      fincore -n -b -o RES "$RUN/varnish/storage.bin" |
+        awk -v keys="$ZIPF_KEYS" '{v = 100 * $1 / (keys * 4096); printf "%.0f", (v > 100 ? 100 : v)}' ;;
+    *) echo -1 ;;
+  esac
+}
 # origin_requests: the origin's count of requests so far (stub_status), its own request included.
 origin_requests() { curl -s "http://127.0.0.1:$ORIGIN/requests" | awk 'NR == 3 {print $3}'; }
 
@@ -145,7 +164,8 @@ wrk_run() {
   # Dirty pages of earlier runs (the fills, another peer's cache files) written out now, not in this run.
   sync
   [[ "$row" == reval ]] && sleep 2.2   # every entry stored or renewed before is expired now (max-age=1)
-  local u0 u1
+  local u0 u1 resident=""
+  [[ "$row" == zipf-4k ]] && resident="$(resident_pct "$peer")"
   rss0="$(rss_kib "$pids")"; t0="$(cpu_ticks "$pids")"; s0="$(head -1 /proc/stat)"; u0="$(origin_requests)"
   out="$(wrk -t1 -c"$conns" -d"${SECS}s" --timeout 2s --latency -s "$script" "$url")"
   t1="$(cpu_ticks "$pids")"; s1="$(head -1 /proc/stat)"; u1="$(origin_requests)"
@@ -157,12 +177,12 @@ wrk_run() {
   errors="$(awk -F'[ ,]+' '/Non-2xx/ {s += $NF} /Socket errors:/ {for (i = 1; i < NF; i++) if ($i ~ /^(connect|read|write|timeout)$/) s += $(i+1)} END {print s + 0}' <<<"$out")"
   idle="$(awk -v a="$s0" -v b="$s1" 'BEGIN { n = split(a, x, " "); split(b, y, " "); t = 0
     for (i = 2; i <= n; i++) t += y[i] - x[i]; printf "%.0f", (t > 0 ? 100 * (y[5] - x[5]) / t : 0) }')"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$row" "$peer" "$round" "$rps" "$p50" "$p99" "$total" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$row" "$peer" "$round" "$rps" "$p50" "$p99" "$total" \
     "$errors" "$(awk -v a="$t0" -v b="$t1" -v n="$total" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", (n > 0 ? (b - a) / hz * 1e6 / n : 0)}')" \
     "$rss0" "$(rss_kib "$pids")" "$idle" \
     "$(awk -v a="$u0" -v b="$u1" -v n="$total" -v own="$([[ "$peer" == origin ]] && echo 1 || echo 0)" \
-      'BEGIN {printf "%.3f", (n > 0 && a != "" && b != "" ? (b - a - 1 - own * n) / n : -1)}')" >>"$RESULTS"
-  echo "  $row $peer round $round: $rps req/s, p50 $p50 ms, p99 $p99 ms, $errors errors" >&2
+      'BEGIN {printf "%.3f", (n > 0 && a != "" && b != "" ? (b - a - 1 - own * n) / n : -1)}')" "$resident" >>"$RESULTS"
+  echo "  $row $peer round $round: $rps req/s, p50 $p50 ms, p99 $p99 ms, $errors errors${resident:+, cache files $resident % in the page cache}" >&2
 }
 
 # fill PEER PREFIX KEYS: requests every key once, in order (paths/fill.lua), before the rounds.

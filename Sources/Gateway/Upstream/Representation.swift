@@ -46,12 +46,12 @@ public struct Representation: Sendable, Hashable {
         let method: HTTPMethod?
         let replayFacts: ReplayFacts
 
-        init(status: Int, headers: HTTPHeaders, body: [UInt8], method: HTTPMethod?) {
+        init(status: Int, headers: HTTPHeaders, body: [UInt8], method: HTTPMethod?, replayFacts: ReplayFacts? = nil) {
             self.status = status
             self.headers = headers
             self.body = body
             self.method = method
-            replayFacts = ReplayFacts(headers.fields)
+            self.replayFacts = replayFacts ?? ReplayFacts(headers.fields)
         }
     }
 
@@ -111,17 +111,30 @@ public struct Representation: Sendable, Hashable {
         contents = Contents(status: status, headers: keptHeaders, body: body, method: method)
     }
 
-    /// This representation with its fields' wire form, as every stored one has.
+    /// This representation with its fields' wire form, as every stored one has (its replay
+    /// facts, of the same fields, are kept).
     public func withWireForm() -> Representation {
-        Representation(status: status, keptHeaders: headers.withSerializedFields(), body: body, method: method)
+        Representation(
+            contents: Contents(
+                status: status, headers: headers.withSerializedFields(), body: body, method: method,
+                replayFacts: replayFacts))
     }
 
     /// This representation with `headers` instead of its own, in their wire form; `headers` are
     /// taken as they are (fields of representations, such as stored fields updated from a 304's:
-    /// nothing in them is hop-by-hop).
+    /// nothing in them is hop-by-hop). When they differ from its own at most in the values of
+    /// `Date` and `Server` (a 304 usually changes nothing else), its wire form and replay facts,
+    /// which those values do not touch, are kept rather than made again.
     func replacingHeaders(_ headers: HTTPHeaders) -> Representation {
-        Representation(status: status, keptHeaders: headers.withSerializedFields(), body: body, method: method)
+        guard let shared = headers.sharingSerializedFields(of: self.headers) else {
+            return Representation(
+                status: status, keptHeaders: headers.withSerializedFields(), body: body, method: method)
+        }
+        return Representation(
+            contents: Contents(status: status, headers: shared, body: body, method: method, replayFacts: replayFacts))
     }
+
+    private init(contents: Contents) { self.contents = contents }
 
     /// A write to forward with ``HTTPService/save(_:for:)`` (or, for `DELETE`, with
     /// ``HTTPService/delete(_:carrying:)``): `method` with `body`, its `contentType` and the

@@ -74,6 +74,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return headers
     }
 
+    /// These headers with the wire form of `previous` when it is theirs too: the same fields in
+    /// the same order, differing at most in the values of fields the wire form leaves out
+    /// (`Date`, `Server`), as a stored answer renewed by a 304 usually does. Its bytes are then
+    /// shared, not made again; `nil` when they would differ or `previous` has no wire form of
+    /// all its fields.
+    public func sharingSerializedFields(of previous: HTTPHeaders) -> HTTPHeaders? {
+        guard let wireForm = previous.serialized,
+            let shared = HTTPSerializedFields(sharing: wireForm, of: previous.fields, for: fields)
+        else { return nil }
+        var headers = self
+        headers.serialized = shared
+        return headers
+    }
+
     /// `true` when a field named `name` is present.
     public func contains(_ name: String) -> Bool { firstIndex(named: name) != nil }
 

@@ -14,6 +14,38 @@ public final class HTTPSerializedFields: Sendable {
     init(_ fields: [HTTPField]) {
         count = fields.count
         bytes = HTTPSerializer.fieldLines(fields[...], keepingLength: false)
-        dateLine = fields.first { HTTPHeaders.equalsIgnoringCase($0.name, "date") }.map { HTTPSerializer.dateLine($0.value) }
+        dateLine = Self.dateLine(of: fields)
+    }
+
+    /// The wire form of `fields` sharing the bytes of `previous`, the wire form of all of
+    /// `previousFields`, when those bytes are `fields`' too: the same names in the same order
+    /// and the same values but for fields the bytes leave out (`Date`, `Server`: a stored answer
+    /// renewed by a 304 usually differs in its `Date` alone). Only the `Date` line is made anew.
+    /// `nil` when the bytes would differ.
+    init?(sharing previous: HTTPSerializedFields, of previousFields: [HTTPField], for fields: [HTTPField]) {
+        guard previous.count == previousFields.count, fields.count == previousFields.count else { return nil }
+        // Compared in place (iterating the arrays would copy each field).
+        let differ = fields.withUnsafeBufferPointer { new in
+            previousFields.withUnsafeBufferPointer { old in
+                for index in new.indices {
+                    guard new[index].name == old[index].name else { return true }
+                    if new[index].value != old[index].value,
+                        !HTTPSerializer.isWrittenByHead(new[index].name, keepingLength: false)
+                    {
+                        return true
+                    }
+                }
+                return false
+            }
+        }
+        guard !differ else { return nil }
+        count = previous.count
+        bytes = previous.bytes
+        dateLine = Self.dateLine(of: fields)
+    }
+
+    /// The line of the first `Date` in `fields`.
+    private static func dateLine(of fields: [HTTPField]) -> [UInt8]? {
+        fields.first { HTTPHeaders.equalsIgnoringCase($0.name, "date") }.map { HTTPSerializer.dateLine($0.value) }
     }
 }

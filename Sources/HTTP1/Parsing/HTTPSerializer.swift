@@ -124,7 +124,7 @@ public enum HTTPSerializer {
     /// `true` for the fields ``head(_:requestMethod:keepAlive:date:followedBy:)`` writes itself:
     /// the framing ones, `Server` and `Date`. Told by the name's length first (4, 6, 10, 14 or
     /// 17 bytes): most names have another and are then compared with none of the five.
-    private static func isWrittenByHead(_ name: String, keepingLength: Bool) -> Bool {
+    static func isWrittenByHead(_ name: String, keepingLength: Bool) -> Bool {
         let lengths: UInt64 = 1 << 4 | 1 << 6 | 1 << 10 | 1 << 14 | 1 << 17
         let length = name.utf8.count
         // A masking shift: the smart `<<` with an `Int` amount is generic code, slower than the comparisons.

@@ -68,6 +68,11 @@ for peer in PEERS:
     for log in sorted(glob.glob(os.path.join(os.path.dirname(sys.argv[1]), f"idle-{peer}-[0-9]*.log")))[-1:]:
         held = open(log).read().split()
         print(f"\nidle connections, {LABELS.get(peer, peer)} (last round): " + " ".join(held))
+resident = {peer: [r["resident_pct"] for r in rows if r["row"] == "zipf-4k" and r["peer"] == peer and r.get("resident_pct")]
+            for peer in PEERS}
+if any(resident.values()):
+    print("\nzipf-4k: the share of each peer's cache files in the page cache before each round's run "
+          "(the rest is read from the disk): " + "; ".join(f"{peer} {', '.join(v)} %" for peer, v in resident.items() if v))
 idle = [float(r["idle_pct"]) for r in rows if r["idle_pct"]]
 print(f"\nrounds: {max(rounds(r['row'], r['peer']) for r in rows)}; machine idle during the measured runs: median "
       f"{statistics.median(idle):.0f} % (min {min(idle):.0f} %) of both cores, wrk and the servers included")
