@@ -56,11 +56,17 @@ extension Repository {
             key, claim: claim, entry: nil, validators: nil, allowStale: false,
             deadline: store.clock.now.addingTimeInterval(policy.fetchDeadline), droppingPrevious: false,
             renewingPassMark: false)
-        if case .failure(let error) = outcome.result, error.kind != .cancelled {
-            store.broadcasters.publish(.loading(previous: nil), for: key)
-            store.broadcasters.publish(outcome.state, for: key)
+        // The result taken apart once (matching it, then getting it, copied the answer twice).
+        switch outcome.result {
+        case .success(let answer):
+            return answer
+        case .failure(let error):
+            if error.kind != .cancelled {
+                store.broadcasters.publish(.loading(previous: nil), for: key)
+                store.broadcasters.publish(outcome.state, for: key)
+            }
+            throw error
         }
-        return try outcome.result.get()
     }
 
     /// A fresh hit answered synchronously from the datastore's in-memory level (or from a level
