@@ -6,9 +6,8 @@ import RDS
 final class RouteResources: Sendable {
     /// The route.
     let route: RepositoryRoute
-    /// The route's repository, held by reference: the fast path calls it in place, as
-    /// `held?.repository` bound first (see ``HeldRepository``).
-    let held: HeldRepository?
+    /// The route's repository.
+    let repository: Repository<ResourceKey, Representation>?
     /// The repository's durable outbox, when it queues writes.
     let outbox: WriteOutbox?
     /// The repository's background refresher, when it has `refresh` settings.
@@ -19,11 +18,8 @@ final class RouteResources: Sendable {
         refresher: BackgroundRefresher<ResourceKey, Representation>?
     ) {
         self.route = route
-        self.held = repository.map(HeldRepository.init)
+        self.repository = repository
         self.outbox = outbox
         self.refresher = refresher
     }
-
-    /// The route's repository.
-    var repository: Repository<ResourceKey, Representation>? { held?.repository }
 }
