@@ -105,7 +105,7 @@ public struct FreshnessPolicy: Sendable {
             && (!expires.isEmpty || control.isPublic || maxAge != nil || sharedMaxAge != nil
                 || Self.cacheableByDefault.contains(status))
         guard storable || evenIfUnstorable else { return nil }
-        let date = headers["Date"].flatMap(HTTPDateParser.parse)
+        let date = headers["Date"].flatMap(HTTPDateParser.parseRecent)
         // §4.2.1: `no-cache` → 0, then `s-maxage`, `max-age`, then `Expires` − `Date`.
         let explicit = (sharedMaxAge ?? maxAge).map { TimeInterval($0) }
         var lifetime = noCache ? 0 : explicit ?? expiresLifetime(expires, date: date ?? responseTime)
