@@ -52,15 +52,25 @@ public struct FreshnessPolicy: Sendable {
     public func isHeuristic(status: Int, headers: HTTPHeaders) -> Bool {
         guard heuristicFraction != nil, Self.cacheableByDefault.contains(status), headers.contains("Last-Modified")
         else { return false }
-        let (control, targeted) = control(of: headers)
+        var targeted = false
+        let control = control(of: headers, targeted: &targeted)
         return !control.noCache && control.sharedMaxAge == nil && control.maxAge == nil
             && (targeted || !headers.contains("Expires"))
     }
 
     /// The directives that govern this cache: the targeted field's when it has any, else `Cache-Control`'s.
     public func control(of headers: HTTPHeaders) -> (control: CacheControl, targeted: Bool) {
-        let targeted = CacheControl(headers: headers, field: targetedField)
-        return targeted.directives.isEmpty ? (CacheControl(headers: headers), false) : (targeted, true)
+        var targeted = false
+        let control = control(of: headers, targeted: &targeted)
+        return (control, targeted)
+    }
+
+    /// ``control(of:)``, telling through `targeted` whether the targeted field governs (a returned
+    /// pair holding the directives would cost a generic destroy where this is read).
+    private func control(of headers: HTTPHeaders, targeted: inout Bool) -> CacheControl {
+        let targetedControl = CacheControl(headers: headers, field: targetedField)
+        targeted = !targetedControl.directives.isEmpty
+        return targeted ? targetedControl : CacheControl(headers: headers)
     }
 
     /// The freshness of a response.
@@ -93,7 +103,8 @@ public struct FreshnessPolicy: Sendable {
         status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders, requestTime: Date, responseTime: Date,
         evenIfUnstorable: Bool
     ) -> ResponseFreshness? {
-        let (control, targeted) = control(of: headers)
+        var targeted = false
+        let control = control(of: headers, targeted: &targeted)
         // An answer that may never be stored (`no-store`, say) is settled before anything else is read.
         let allowed = isStorable(status: status, control: control, headers: headers, requestHeaders: requestHeaders)
         guard allowed || evenIfUnstorable else { return nil }
