@@ -43,7 +43,7 @@ public struct CacheControl: Sendable, Hashable {
     /// Reads the directives a cache asks about in one pass (asking each by name would scan them all
     /// ten times for every answer); only a delta-seconds directive present is looked up again, for
     /// its repetitions.
-    private init(directives: [CacheDirective]) {
+    init(directives: [CacheDirective]) {
         self.directives = directives
         var (noStore, noCache, isPrivate, isPublic, mustRevalidate, proxyRevalidate) =
             (false, false, false, false, false, false)

@@ -66,11 +66,23 @@ public struct FreshnessPolicy: Sendable {
     }
 
     /// ``control(of:)``, telling through `targeted` whether the targeted field governs (a returned
-    /// pair holding the directives would cost a generic destroy where this is read).
+    /// pair holding the directives would cost a generic destroy where this is read). Both fields
+    /// are read in one pass over the fields in place, as ``HTTPHeaders/forEachValue(for:_:)`` reads one.
     private func control(of headers: HTTPHeaders, targeted: inout Bool) -> CacheControl {
-        let targetedControl = CacheControl(headers: headers, field: targetedField)
-        targeted = !targetedControl.directives.isEmpty
-        return targeted ? targetedControl : CacheControl(headers: headers)
+        var (special, general) = (CacheControlParser(), CacheControlParser())
+        headers.fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                if HTTPHeaders.equalsIgnoringCase(fields[index].name, targetedField) {
+                    var value = fields[index].value
+                    value.withUTF8 { special.parse($0) }
+                } else if HTTPHeaders.equalsIgnoringCase(fields[index].name, "Cache-Control") {
+                    var value = fields[index].value
+                    value.withUTF8 { general.parse($0) }
+                }
+            }
+        }
+        targeted = !special.directives.isEmpty
+        return CacheControl(directives: targeted ? special.directives : general.directives)
     }
 
     /// The freshness of a response.
