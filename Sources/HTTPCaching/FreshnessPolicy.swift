@@ -153,7 +153,8 @@ public struct FreshnessPolicy: Sendable {
     {
         if control.noStore || control.isPrivate || headers.contains("Set-Cookie") { return false }
         if status < 200 || status == 206 || status == 304 { return false }
-        if VaryField(headers).isWildcard { return false }
+        // Most answers have no `Vary`: told by a lookup, without making the empty set of its names.
+        if headers.contains("Vary"), VaryField(headers).isWildcard { return false }
         if requestHeaders.contains("Authorization") {
             return control.isPublic || control.sharedMaxAge != nil || control.mustRevalidate
         }
