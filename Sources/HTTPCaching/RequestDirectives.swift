@@ -33,8 +33,13 @@ public struct RequestDirectives: Sendable, Hashable {
     /// Reads the directives of a request's header fields.
     public init(_ headers: HTTPHeaders) {
         guard headers.contains("Cache-Control") else {
-            let pragma = headers.values(for: "Pragma").flatMap { $0.split(separator: ",") }
             (maxAge, maxStale, minFresh, noStore, onlyIfCached) = (nil, nil, nil, false, false)
+            // Most requests carry neither field: no list of values made and split for them.
+            guard headers.contains("Pragma") else {
+                noCache = false
+                return
+            }
+            let pragma = headers.values(for: "Pragma").flatMap { $0.split(separator: ",") }
             noCache = pragma.contains { $0.trimmingWhitespace().lowercased() == "no-cache" }
             return
         }

@@ -122,6 +122,25 @@ struct RepositoryUncacheableTests {
         #expect(fixture.service.getCount(for: "score") == 2)
     }
 
+    /// The mark lasts its window from the answer that set it: a pass-through's answer does not renew it.
+    @Test func passThrough_DoesNotRenewThePassMark() async throws {
+        let fixture = Fixture()
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("2-0", isStorable: false))
+        fixture.service.expectGet("score", returning: RepositoryFixture.fetched("3-0", isStorable: false))
+        _ = try await fixture.repository.get("score")
+        fixture.clock.advance(by: 100)
+        let lookupsBefore = fixture.disk.calls.count
+
+        let passed = try await fixture.repository.get("score")
+        let lookupsAfterPassed = fixture.disk.calls.count
+        fixture.clock.advance(by: 30)
+        let expired = try await fixture.repository.get("score")
+
+        #expect(passed.value == "2-0" && lookupsAfterPassed == lookupsBefore)
+        #expect(expired.value == "3-0" && fixture.disk.calls.count > lookupsAfterPassed)
+    }
+
     @Test func get_StoresACacheableAnswer_OfAPassedKey_AndServesItFromTheCache() async throws {
         let fixture = Fixture()
         fixture.service.expectGet("score", returning: RepositoryFixture.fetched("1-0", isStorable: false))

@@ -6,7 +6,7 @@ import HTTP1
 ///
 /// A call fails when the transport throws (its ``TransportError`` code) or the upstream answers
 /// 5xx (`http_<status>`). A cancelled call is counted but does not mark the upstream as failing.
-public struct UpstreamInstrumentation: UpstreamCallObserver {
+public final class UpstreamInstrumentation: UpstreamCallObserver {
     private let service: String
     private let recorder: UpstreamRecorder
     private let readiness: Readiness

@@ -6,9 +6,11 @@ import RDS
 extension GatewayRouter {
     /// A request for `key` on a repository route: a read, a Server-Sent Events subscription, or
     /// a write (405 when the route does not allow the method, or its `repository` is gone).
-    /// `passing` is the key's hit-for-pass mark when the fast path saw it (see ``MatchedRoute``).
+    /// `passing` is the key's hit-for-pass mark when the fast path saw it (see ``MatchedRoute``);
+    /// `wantsEvents` tells a `GET` asking for Server-Sent Events (``GatewayRouter/wantsEvents(_:)``).
     func repositoryRequest(
-        _ request: HTTPRequest, on resources: RouteResources, key: ResourceKey, passing: Bool? = nil
+        _ request: HTTPRequest, on resources: RouteResources, key: ResourceKey, passing: Bool? = nil,
+        wantsEvents: Bool
     ) async -> HTTPResponse {
         let path = request.path
         let route = resources.route
@@ -19,7 +21,7 @@ extension GatewayRouter {
                 allow: methods.joined(separator: ", "))
         }
         switch request.method {
-        case .get where Self.wantsEvents(request):
+        case .get where wantsEvents:
             let response = events(of: key, request: request)
             resources.refresher?.noteSubscribed(key)
             return response

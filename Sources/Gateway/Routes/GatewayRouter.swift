@@ -102,6 +102,14 @@ public struct GatewayRouter: HTTPHandler {
     /// The answer to `request`, noting the route it matched in `context` (passed along: reading
     /// the task-local again costs a lookup).
     private func answer(_ request: HTTPRequest, in context: RequestContext) async -> HTTPResponse {
+        // The fast path leaves its match only for a `GET` or `HEAD` of a repository route, without
+        // a fragment and not asking for events: none of the gateway's own paths (no route may
+        // collide with them), so those are not told apart again.
+        if let match = request.handlerNote as? MatchedRoute, match.container === container {
+            context.record(route: match.resources.route.classification)
+            return await repositoryRequest(
+                request, on: match.resources, key: match.key, passing: match.passing, wantsEvents: false)
+        }
         let path = request.path
         if Self.hasFragment(request) {
             return refuse(.badRequest, "A request target must not hold a fragment (\"#\")", path: path)
@@ -119,16 +127,13 @@ public struct GatewayRouter: HTTPHandler {
             if let refusal = adminAccess.demoRefusal(for: request) { return ProblemResponse.make(refusal, path: path) }
             return await demo.handle(request)
         }
-        if let match = request.handlerNote as? MatchedRoute, match.container === container {
-            context.record(route: match.resources.route.classification)
-            return await repositoryRequest(request, on: match.resources, key: match.key, passing: match.passing)
-        }
         switch matchOrReject(path) {
         case .success(let (resources, captures)):
             let route = resources.route
             context.record(route: route.classification)
             let key = route.key(captures: captures, query: request.query, headers: request.headers)
-            return await repositoryRequest(request, on: resources, key: key)
+            return await repositoryRequest(
+                request, on: resources, key: key, wantsEvents: request.method == .get && Self.wantsEvents(request))
         case .failure(let refusal):
             return ProblemResponse.make(refusal, path: path)
         }

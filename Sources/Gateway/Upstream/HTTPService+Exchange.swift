@@ -57,7 +57,6 @@ extension HTTPService {
             headers: headers(
                 forwarding: forwarded, host: call.base.hostHeader, credentials: credentials, extra: call.extraHeaders),
             body: call.body)
-        let observer = observer  // copied once, not at each use
         observer?.willSend(&request)
         let requestTime = clock.now
         let sent = LoopInstant.now  // not a ContinuousClock.Instant: no slot of the task's allocator

@@ -25,26 +25,29 @@ struct ReplayFacts: Sendable {
         return 1 &<< UInt64((name.utf8.count &* 31 &+ first) & 63)
     }
 
-    /// Reads `fields` once, telling names apart by length before comparing them.
+    /// Reads `fields` once, in place (iterating the array would copy each field, retaining and
+    /// releasing its two strings), telling names apart by length before comparing them.
     init(_ fields: [HTTPField]) {
         var etag: String?
         var lastModified: String?
         var holdsServedFields = false
         var signatures: UInt64 = 0
-        for field in fields {
-            let name = field.name
-            signatures |= Self.signature(name)
-            switch name.utf8.count {
-            case 3: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "age")
-            case 4: if etag == nil, HTTPHeaders.equalsIgnoringCase(name, "etag") { etag = field.value }
-            case 7: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "x-cache")
-            case 10: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "set-cookie")
-            case 12: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "cache-status")
-            case 13:
-                if lastModified == nil, HTTPHeaders.equalsIgnoringCase(name, "last-modified") {
-                    lastModified = field.value
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                let name = fields[index].name
+                signatures |= Self.signature(name)
+                switch name.utf8.count {
+                case 3: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "age")
+                case 4: if etag == nil, HTTPHeaders.equalsIgnoringCase(name, "etag") { etag = fields[index].value }
+                case 7: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "x-cache")
+                case 10: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "set-cookie")
+                case 12: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "cache-status")
+                case 13:
+                    if lastModified == nil, HTTPHeaders.equalsIgnoringCase(name, "last-modified") {
+                        lastModified = fields[index].value
+                    }
+                default: break
                 }
-            default: break
             }
         }
         self.etag = etag

@@ -172,8 +172,12 @@ public enum HTTPSerializer {
             out.write(request.target)
             out.write(requestLineEnd)
             if let hostValue { out.writeField("Host", hostValue) }
-            for field in request.headers where !isFraming(field.name, keepingLength: false) || isConnection(field.name) {
-                out.writeField(field.name, field.value)
+            // Read in place: iterating the headers would copy each field, retaining its two strings.
+            request.headers.fields.withUnsafeBufferPointer { fields in
+                for index in fields.indices
+                where !isFraming(fields[index].name, keepingLength: false) || isConnection(fields[index].name) {
+                    out.writeField(fields[index].name, fields[index].value)
+                }
             }
             if hasLength { writeContentLength(request.body.count, to: &out) }
             out.writeLineEnd()

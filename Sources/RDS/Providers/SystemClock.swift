@@ -1,7 +1,7 @@
 import Foundation
 
 /// The real wall clock.
-public struct SystemClock: ClockProvider {
+public final class SystemClock: ClockProvider {
     /// Creates the system clock.
     public init() {}
 

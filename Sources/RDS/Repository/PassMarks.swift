@@ -2,8 +2,10 @@ import Foundation
 import Synchronization
 
 /// Keys whose last answer from the service could not be stored ("hit-for-pass", as Varnish calls
-/// it): for ``window`` seconds a read of such a key goes to the service without looking in the
-/// datastore first, so an uncacheable resource costs no cache lookups. A stored answer for the key
+/// it): for ``window`` seconds after the answer that set the mark, a read of such a key goes to
+/// the service without looking in the datastore first, so an uncacheable resource costs no cache
+/// lookups. Those reads' answers do not renew the mark (as Varnish's hit-for-pass objects expire):
+/// once it has expired, one read looks the key up and marks it again. A stored answer for the key
 /// ends its mark at once.
 ///
 /// Bounded by ``capacity``: when full, expired marks are dropped, and a new key is not marked

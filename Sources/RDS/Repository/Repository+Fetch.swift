@@ -69,11 +69,11 @@ extension Repository {
         return FlightOutcome(result: .success(answer), state: .loaded(stored.value, origin: .cache, at: stored.storedAt))
     }
 
-    /// Asks the service (until `deadline`) and stores its answer; `claim` and `droppingPrevious`
-    /// as for ``keep(_:for:at:claim:dropOnFailure:droppingPrevious:)``.
+    /// Asks the service (until `deadline`) and stores its answer; `claim`, `droppingPrevious` and
+    /// `renewingPassMark` as for ``keep(_:for:at:claim:dropOnFailure:droppingPrevious:renewing:renewingPassMark:)``.
     func fetchFromService(
         _ key: Key, claim: StoreClaim, entry: CacheEntry<Value>?, validators: Validators?, allowStale: Bool,
-        deadline: Date, droppingPrevious: Bool
+        deadline: Date, droppingPrevious: Bool, renewingPassMark: Bool = true
     ) async -> FlightOutcome<Value> {
         let response: ServiceResponse<Value>
         do {
@@ -91,7 +91,7 @@ extension Repository {
             // Nothing stored for the key: its first entry may be written behind, as a renewal is.
             let stored = await keep(
                 fetched, for: key, at: now, claim: claim, droppingPrevious: droppingPrevious,
-                renewing: !droppingPrevious)
+                renewing: !droppingPrevious, renewingPassMark: renewingPassMark)
             let answer = RepositoryAnswer(
                 value: fetched.value, entry: stored, cacheStatus: stored == nil ? .bypass : .miss)
             return FlightOutcome(result: .success(answer), state: .loaded(fetched.value, origin: .service, at: now))
@@ -136,15 +136,19 @@ extension Repository {
     ///     for a renewal of the stored entry (a “not modified” answer), or the first answer of a
     ///     key nothing was stored for (`droppingPrevious` is `false`; a cold miss then does not
     ///     wait for the disk).
+    ///   - renewingPassMark: `false` for a read of a key marked hit-for-pass (``PassMarks``): an
+    ///     answer that may not be stored leaves its mark as it is, lasting ``PassMarks/window``
+    ///     from the answer that set it (as Varnish's hit-for-pass objects do), so a pass-through
+    ///     costs no write of the marks' table.
     func keep(
         _ fetched: Fetched<Value>, for key: Key, at now: Date, claim: StoreClaim? = nil,
-        dropOnFailure: Bool = false, droppingPrevious: Bool = true, renewing: Bool = false
+        dropOnFailure: Bool = false, droppingPrevious: Bool = true, renewing: Bool = false, renewingPassMark: Bool = true
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
         if entry != nil {
             store.passMarks.clear(key)
-        } else if store.coordinator == nil {
+        } else if store.coordinator == nil, renewingPassMark {
             // Other processes may store into a shared level at any time: no key is passed there.
             store.passMarks.mark(key, at: now)
         }

@@ -47,18 +47,26 @@ extension Repository {
     /// One read of a hit-for-pass key that nobody watches: the service's answer goes to this caller
     /// alone, outside the single-flight table, and no `.loading` or `.loaded` state is published
     /// (nobody would see it). An answer that may be stored now is stored and ends the mark, unless
-    /// a write came meanwhile. A failure is published as any fetch's is (`.loading`, then
+    /// a write came meanwhile; one that may not leaves the mark to expire ``PassMarks/window``
+    /// after the answer that set it (then one read looks the key up, and marks it again). A failure is published as any fetch's is (`.loading`, then
     /// `.failed`), so ``state(of:)`` reports it; a cancelled read publishes nothing.
     private func passThrough(_ key: Key) async throws -> RepositoryAnswer<Value> {
         let claim = StoreClaim.noWriteSince(store.flights.writeCount)
         let outcome = await fetchFromService(
             key, claim: claim, entry: nil, validators: nil, allowStale: false,
-            deadline: store.clock.now.addingTimeInterval(policy.fetchDeadline), droppingPrevious: false)
-        if case .failure(let error) = outcome.result, error.kind != .cancelled {
-            store.broadcasters.publish(.loading(previous: nil), for: key)
-            store.broadcasters.publish(outcome.state, for: key)
+            deadline: store.clock.now.addingTimeInterval(policy.fetchDeadline), droppingPrevious: false,
+            renewingPassMark: false)
+        // The result taken apart once (matching it, then getting it, copied the answer twice).
+        switch outcome.result {
+        case .success(let answer):
+            return answer
+        case .failure(let error):
+            if error.kind != .cancelled {
+                store.broadcasters.publish(.loading(previous: nil), for: key)
+                store.broadcasters.publish(outcome.state, for: key)
+            }
+            throw error
         }
-        return try outcome.result.get()
     }
 
     /// A fresh hit answered synchronously from the datastore's in-memory level (or from a level

@@ -21,22 +21,39 @@
 /// ``RepositoryStore/init(datastore:clock:logger:stateBufferSize:maxRememberedFailures:)``).
 public struct Repository<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The repository's name, used in logs and error details.
-    public let name: String
+    public var name: String { parts.name }
     /// The shared store.
-    public let store: RepositoryStore<Key, Value>
+    public var store: RepositoryStore<Key, Value> { parts.store }
     /// The source of truth.
-    public let service: any Service<Key, Value>
+    public var service: any Service<Key, Value> { parts.service }
     /// The read policy.
-    public let policy: RepositoryPolicy
+    public var policy: RepositoryPolicy { parts.policy }
+
+    /// The parts, in one shared box: a repository is copied on every request (out of its
+    /// route, into the tasks of its reads), which is then one reference count, not one per
+    /// part with the service's existential copied through the runtime's witnesses (~210
+    /// instructions a copy).
+    private let parts: Parts
+
+    private final class Parts: Sendable {
+        let name: String
+        let store: RepositoryStore<Key, Value>
+        let service: any Service<Key, Value>
+        let policy: RepositoryPolicy
+
+        init(name: String, store: RepositoryStore<Key, Value>, service: any Service<Key, Value>, policy: RepositoryPolicy) {
+            self.name = name
+            self.store = store
+            self.service = service
+            self.policy = policy
+        }
+    }
 
     /// Creates a repository; cheap and synchronous.
     public init(
         name: String, store: RepositoryStore<Key, Value>, service: any Service<Key, Value>, policy: RepositoryPolicy
     ) {
-        self.name = name
-        self.store = store
-        self.service = service
-        self.policy = policy
+        parts = Parts(name: name, store: store, service: service, policy: policy)
     }
 
     /// The current state of `key`: the live one while it loads or has subscribers, else its last
