@@ -26,7 +26,7 @@ public struct CacheControl: Sendable, Hashable {
             var value = value
             value.withUTF8 { parser.parse($0) }
         }
-        directives = parser.directives
+        self.init(directives: parser.directives)
     }
 
     /// Parses field values (one per field line).
@@ -34,11 +34,42 @@ public struct CacheControl: Sendable, Hashable {
         var parser = CacheControlParser()
         // Each value scanned over its own bytes (no copy).
         for var value in fieldValues { value.withUTF8 { parser.parse($0) } }
-        directives = parser.directives
+        self.init(directives: parser.directives)
     }
 
     /// Parses one field value.
     public init(_ fieldValue: String) { self.init(fieldValues: [fieldValue]) }
+
+    /// Reads the directives a cache asks about in one pass (asking each by name would scan them all
+    /// ten times for every answer); only a delta-seconds directive present is looked up again, for
+    /// its repetitions.
+    init(directives: [CacheDirective]) {
+        self.directives = directives
+        var (noStore, noCache, isPrivate, isPublic, mustRevalidate, proxyRevalidate) =
+            (false, false, false, false, false, false)
+        var (hasMaxAge, hasSharedMaxAge, hasStaleWhileRevalidate, hasStaleIfError) = (false, false, false, false)
+        for directive in directives {
+            switch directive.name {
+            case "no-store": noStore = true
+            case "max-age": hasMaxAge = true
+            case "s-maxage": hasSharedMaxAge = true
+            case "no-cache": noCache = true
+            case "private": isPrivate = true
+            case "public": isPublic = true
+            case "must-revalidate": mustRevalidate = true
+            case "proxy-revalidate": proxyRevalidate = true
+            case "stale-while-revalidate": hasStaleWhileRevalidate = true
+            case "stale-if-error": hasStaleIfError = true
+            default: break
+            }
+        }
+        (self.noStore, self.noCache, self.isPrivate, self.isPublic) = (noStore, noCache, isPrivate, isPublic)
+        (self.mustRevalidate, self.proxyRevalidate) = (mustRevalidate, proxyRevalidate)
+        maxAge = hasMaxAge ? Self.deltaSeconds("max-age", in: directives) : nil
+        sharedMaxAge = hasSharedMaxAge ? Self.deltaSeconds("s-maxage", in: directives) : nil
+        staleWhileRevalidate = hasStaleWhileRevalidate ? Self.deltaSeconds("stale-while-revalidate", in: directives) : nil
+        staleIfError = hasStaleIfError ? Self.deltaSeconds("stale-if-error", in: directives) : nil
+    }
 
     /// `true` when a directive named `name` (any case) is present.
     public func contains(_ name: String) -> Bool {
@@ -56,10 +87,13 @@ public struct CacheControl: Sendable, Hashable {
     /// argument, reads as `0`, the conservative
     /// choice for a shared cache (the response counts as stale); huge values read as
     /// ``maximumDeltaSeconds``.
-    public func deltaSeconds(_ name: String) -> Int? {
-        // One pass, no list of the occurrences made (this runs several times per stored answer).
+    public func deltaSeconds(_ name: String) -> Int? { Self.deltaSeconds(name.lowercased(), in: directives) }
+
+    /// ``deltaSeconds(_:)`` of `directives` for a lower-cased `name` (directive names are lower-cased),
+    /// in one pass, no list of the occurrences made.
+    private static func deltaSeconds(_ name: String, in directives: [CacheDirective]) -> Int? {
         var first: CacheDirective?
-        for directive in directives where Self.isNamed(directive, name) {
+        for directive in directives where directive.name == name {
             guard let earlier = first else {
                 first = directive
                 continue
@@ -67,9 +101,14 @@ public struct CacheControl: Sendable, Hashable {
             if earlier.value != directive.value { return 0 }
         }
         guard let directive = first else { return nil }
-        guard let digits = directive.value, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-        else { return 0 }
-        return Int(digits).map { min($0, Self.maximumDeltaSeconds) } ?? Self.maximumDeltaSeconds
+        guard let digits = directive.value else { return 0 }
+        // Digits read as they come, capped at every step (no overflow, no second pass).
+        var seconds = 0
+        for byte in digits.utf8 {
+            guard byte >= 0x30 && byte <= 0x39 else { return 0 }
+            seconds = min(seconds * 10 + Int(byte - 0x30), maximumDeltaSeconds)
+        }
+        return seconds
     }
 
     /// `true` when `directive` is named `name` in any case (directive names are lower-cased
@@ -79,23 +118,23 @@ public struct CacheControl: Sendable, Hashable {
     }
 
     /// `no-store`
-    public var noStore: Bool { contains("no-store") }
+    public let noStore: Bool
     /// `no-cache`, with or without field names.
-    public var noCache: Bool { contains("no-cache") }
+    public let noCache: Bool
     /// `private`, with or without field names.
-    public var isPrivate: Bool { contains("private") }
+    public let isPrivate: Bool
     /// `public`
-    public var isPublic: Bool { contains("public") }
+    public let isPublic: Bool
     /// `max-age`
-    public var maxAge: Int? { deltaSeconds("max-age") }
+    public let maxAge: Int?
     /// `s-maxage`
-    public var sharedMaxAge: Int? { deltaSeconds("s-maxage") }
+    public let sharedMaxAge: Int?
     /// `must-revalidate`
-    public var mustRevalidate: Bool { contains("must-revalidate") }
+    public let mustRevalidate: Bool
     /// `proxy-revalidate`
-    public var proxyRevalidate: Bool { contains("proxy-revalidate") }
+    public let proxyRevalidate: Bool
     /// `stale-while-revalidate` (RFC 5861 §3)
-    public var staleWhileRevalidate: Int? { deltaSeconds("stale-while-revalidate") }
+    public let staleWhileRevalidate: Int?
     /// `stale-if-error` (RFC 5861 §4)
-    public var staleIfError: Int? { deltaSeconds("stale-if-error") }
+    public let staleIfError: Int?
 }

@@ -52,15 +52,37 @@ public struct FreshnessPolicy: Sendable {
     public func isHeuristic(status: Int, headers: HTTPHeaders) -> Bool {
         guard heuristicFraction != nil, Self.cacheableByDefault.contains(status), headers.contains("Last-Modified")
         else { return false }
-        let (control, targeted) = control(of: headers)
+        var targeted = false
+        let control = control(of: headers, targeted: &targeted)
         return !control.noCache && control.sharedMaxAge == nil && control.maxAge == nil
             && (targeted || !headers.contains("Expires"))
     }
 
     /// The directives that govern this cache: the targeted field's when it has any, else `Cache-Control`'s.
     public func control(of headers: HTTPHeaders) -> (control: CacheControl, targeted: Bool) {
-        let targeted = CacheControl(headers: headers, field: targetedField)
-        return targeted.directives.isEmpty ? (CacheControl(headers: headers), false) : (targeted, true)
+        var targeted = false
+        let control = control(of: headers, targeted: &targeted)
+        return (control, targeted)
+    }
+
+    /// ``control(of:)``, telling through `targeted` whether the targeted field governs (a returned
+    /// pair holding the directives would cost a generic destroy where this is read). Both fields
+    /// are read in one pass over the fields in place, as ``HTTPHeaders/forEachValue(for:_:)`` reads one.
+    private func control(of headers: HTTPHeaders, targeted: inout Bool) -> CacheControl {
+        var (special, general) = (CacheControlParser(), CacheControlParser())
+        headers.fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                if HTTPHeaders.equalsIgnoringCase(fields[index].name, targetedField) {
+                    var value = fields[index].value
+                    value.withUTF8 { special.parse($0) }
+                } else if HTTPHeaders.equalsIgnoringCase(fields[index].name, "Cache-Control") {
+                    var value = fields[index].value
+                    value.withUTF8 { general.parse($0) }
+                }
+            }
+        }
+        targeted = !special.directives.isEmpty
+        return CacheControl(directives: targeted ? special.directives : general.directives)
     }
 
     /// The freshness of a response.
@@ -93,7 +115,8 @@ public struct FreshnessPolicy: Sendable {
         status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders, requestTime: Date, responseTime: Date,
         evenIfUnstorable: Bool
     ) -> ResponseFreshness? {
-        let (control, targeted) = control(of: headers)
+        var targeted = false
+        let control = control(of: headers, targeted: &targeted)
         // An answer that may never be stored (`no-store`, say) is settled before anything else is read.
         let allowed = isStorable(status: status, control: control, headers: headers, requestHeaders: requestHeaders)
         guard allowed || evenIfUnstorable else { return nil }
@@ -105,7 +128,7 @@ public struct FreshnessPolicy: Sendable {
             && (!expires.isEmpty || control.isPublic || maxAge != nil || sharedMaxAge != nil
                 || Self.cacheableByDefault.contains(status))
         guard storable || evenIfUnstorable else { return nil }
-        let date = headers["Date"].flatMap(HTTPDateParser.parse)
+        let date = headers["Date"].flatMap(HTTPDateParser.parseRecent)
         // §4.2.1: `no-cache` → 0, then `s-maxage`, `max-age`, then `Expires` − `Date`.
         let explicit = (sharedMaxAge ?? maxAge).map { TimeInterval($0) }
         var lifetime = noCache ? 0 : explicit ?? expiresLifetime(expires, date: date ?? responseTime)
@@ -130,7 +153,8 @@ public struct FreshnessPolicy: Sendable {
     {
         if control.noStore || control.isPrivate || headers.contains("Set-Cookie") { return false }
         if status < 200 || status == 206 || status == 304 { return false }
-        if VaryField(headers).isWildcard { return false }
+        // Most answers have no `Vary`: told by a lookup, without making the empty set of its names.
+        if headers.contains("Vary"), VaryField(headers).isWildcard { return false }
         if requestHeaders.contains("Authorization") {
             return control.isPublic || control.sharedMaxAge != nil || control.mustRevalidate
         }

@@ -33,4 +33,13 @@ struct HTTPDateParserTests {
         }
         #expect(HTTPDateParser.parse("Tue, 29 Feb 2000 00:00:00 GMT") == Date(timeIntervalSince1970: 951_782_400))
     }
+
+    @Test func parseRecent_AnswersEachTextWithItsOwnDate_WhenTextsAlternate() {
+        let later = "Sun, 06 Nov 1994 08:49:38 GMT"
+        let texts = ["Sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT", later, "yesterday", later, ""]
+        for text in texts + texts.reversed() {
+            #expect(HTTPDateParser.parseRecent(text) == HTTPDateParser.parse(text), "\(text)")
+        }
+        #expect(HTTPDateParser.parseRecent(later) == Self.example.addingTimeInterval(1))
+    }
 }
