@@ -1,5 +1,3 @@
-import Foundation
-
 extension RouteTemplate {
     /// Matches a request path (without its query) and returns the captured values.
     ///
@@ -102,15 +100,9 @@ extension RouteTemplate {
         return true
     }
 
-    /// `true` when `segment` holds exactly the bytes of `text`, compared with `memcmp` (the
-    /// slice's generic `elementsEqual` cost ~150 instructions for a three-letter literal).
+    /// `true` when `segment` holds exactly the bytes of `text`.
     private static func bytesEqual(_ segment: Slice<UnsafeBufferPointer<UInt8>>, _ text: String) -> Bool {
-        guard segment.count == text.utf8.count else { return false }
-        let bytes = UnsafeBufferPointer(rebasing: segment)
-        return text.utf8.withContiguousStorageIfAvailable { text in
-            guard let lhs = bytes.baseAddress, let rhs = text.baseAddress else { return true }
-            return memcmp(lhs, rhs, text.count) == 0
-        } ?? bytes.elementsEqual(text.utf8)
+        segment.count == text.utf8.count && UnsafeBufferPointer(rebasing: segment).starts(withBytesOf: text)
     }
 
     /// `true` when some path matches both templates.

@@ -199,9 +199,12 @@ public struct GatewayRouter: HTTPHandler {
         request.target.firstIndex(ofASCII: UInt8(ascii: "#")) != nil
     }
 
-    /// `true` when `path` starts with `prefix`, compared as ``path(_:is:)`` compares.
+    /// `true` when `path` starts with `prefix`, compared over the path's own bytes (the substring
+    /// view's `withContiguousStorageIfAvailable` runs unspecialised; a `Character` comparison
+    /// costs more than a route match).
     static func path(_ path: Substring, startsWith prefix: String) -> Bool {
-        path.utf8.count >= prefix.utf8.count && Self.path(path, leadsWith: prefix)
+        var path = path  // `withUTF8` may make a bridged string contiguous; a request's path is native
+        return path.withUTF8 { $0.starts(withBytesOf: prefix) }
     }
 
     /// `true` when `path` is `route`, compared over bytes (a string comparison, which settles
@@ -209,20 +212,7 @@ public struct GatewayRouter: HTTPHandler {
     /// then the last bytes (paths as long as `/health`, such as `/hit/17`, mostly differ there),
     /// then over both strings' storage.
     static func path(_ path: Substring, is route: String) -> Bool {
-        path.utf8.count == route.utf8.count && path.utf8.last == route.utf8.last && Self.path(path, leadsWith: route)
-    }
-
-    /// `true` when `path` (at least as long as `text`) begins with the bytes of `text`, compared
-    /// over both strings' storage: the views' generic `starts(with:)` and `elementsEqual`, and
-    /// the substring view's `withContiguousStorageIfAvailable`, cost ~300 instructions a call.
-    private static func path(_ path: Substring, leadsWith text: String) -> Bool {
-        var path = path  // `withUTF8` may make a bridged string contiguous; a request's path is native
-        let compared = path.withUTF8 { pathBytes in
-            text.utf8.withContiguousStorageIfAvailable { textBytes in
-                UnsafeBufferPointer(rebasing: pathBytes.prefix(textBytes.count)).elementsEqual(textBytes)
-            }
-        }
-        return compared ?? path.utf8.starts(with: text.utf8)
+        path.utf8.count == route.utf8.count && path.utf8.last == route.utf8.last && Self.path(path, startsWith: route)
     }
 
     /// `true` when the client asks for Server-Sent Events (`Accept: text/event-stream`).
