@@ -39,12 +39,16 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
             case .invalid(let error): return failed(error)
             case .complete(let startLine, let headers, let end):
                 let parsed = Head(startLine: startLine, headers: headers)
-                var reader: HTTPBodyReader
+                let bodyFraming: HTTPBodyFraming
                 do throws(HTTPParseError) {
-                    reader = HTTPBodyReader(framing: try framing(parsed), start: end)
+                    bodyFraming = try framing(parsed)
                 } catch {
                     return failed(error)
                 }
+                // A message without a body (a GET, a 304) is complete with its head: no body
+                // reader made and destroyed (its optional chunked decoder is copied through witnesses).
+                if bodyFraming == .length(0) { return completed(parsed, body: [], end: end) }
+                var reader = HTTPBodyReader(framing: bodyFraming, start: end)
                 // A message whose body is in too (most are) never passes through the stored state.
                 switch reader.read(buffer, limits: limits, endOfStream: endOfStream) {
                 case .complete(let bytes, let end): return completed(parsed, body: bytes, end: end)
