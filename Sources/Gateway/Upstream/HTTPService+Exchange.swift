@@ -22,7 +22,7 @@ extension HTTPService {
         // Without providers there is nothing to ask for (and no async call to make).
         var sent = credentials.isEmpty ? [] : try await currentCredentials(key: key)
         var exchange = try await send(call, credentials: sent)
-        if exchange.representation.status == 401, !sent.isEmpty, await newCredentialMayHelp(sent) {
+        if exchange.status == 401, !sent.isEmpty, await newCredentialMayHelp(sent) {
             sent = try await currentCredentials(key: key)
             exchange = try await send(call, credentials: sent)
         }
@@ -87,7 +87,7 @@ extension HTTPService {
         passedOn.remove(policy.targetedField)  // RFC 9213: for this cache only, not passed on
         return UpstreamExchange(
             clientHeaders: HTTPHeaders(forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys), path: path,
-            representation: Representation(status: response.status, headers: passedOn, body: bytes, wireForm: false),
+            status: response.status, endToEndHeaders: Representation.endToEndFields(of: passedOn), body: bytes,
             responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
     }
 
@@ -146,7 +146,7 @@ extension HTTPService {
     /// a 5xx or invalid status throws a ``ServiceError`` (`badResponse`) whose innermost link is
     /// the ``UpstreamReply``.
     private func check(_ exchange: UpstreamExchange, key: ResourceKey) throws {
-        let status = exchange.representation.status
+        let status = exchange.status
         guard !(100..<500).contains(status) else { return }
         throw failure(
             .badResponse, status < 600 ? "failed" : "answered an invalid status", key: key, status: status,
