@@ -83,12 +83,15 @@ extension HTTPService {
         if !key.passedHeaders.isEmpty {
             variants?.learn(VaryField(response.headers).names.intersection(key.passedHeaders.keys), for: key)
         }
+        // RFC 9213: the targeted field is for this cache only, not passed on.
+        let carriesTargetedField = response.headers.contains(policy.targetedField)
         var passedOn = response.headers
-        passedOn.remove(policy.targetedField)  // RFC 9213: for this cache only, not passed on
+        if carriesTargetedField { passedOn.remove(policy.targetedField) }
         return UpstreamExchange(
             clientHeaders: HTTPHeaders(forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys), path: path,
             status: response.status, endToEndHeaders: Representation.endToEndFields(of: passedOn), body: bytes,
-            responseHeaders: response.headers, requestTime: requestTime, responseTime: clock.now)
+            responseHeaders: response.headers, carriesTargetedField: carriesTargetedField, requestTime: requestTime,
+            responseTime: clock.now)
     }
 
     /// What a call throws when its transport threw `error`: `CancellationError` when the call was

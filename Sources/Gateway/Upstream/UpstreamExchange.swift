@@ -22,6 +22,8 @@ struct UpstreamExchange: Sendable {
     let body: [UInt8]
     /// Every header field of the answer (the representation keeps only some).
     let responseHeaders: HTTPHeaders
+    /// `true` when the answer has the freshness policy's targeted field (left out of ``endToEndHeaders``).
+    let carriesTargetedField: Bool
     /// When the request was sent.
     let requestTime: Date
     /// When the answer arrived.
@@ -56,11 +58,12 @@ struct UpstreamExchange: Sendable {
     /// updated from the 304's (§3.2), its freshness and validators read from the updated fields.
     /// The 304's fields the representation drops are hop-by-hop (never read for freshness) or the
     /// targeted field (read for freshness, never kept): only when the 304 carries the targeted
-    /// field are the fields freshness reads merged apart.
+    /// field are the fields freshness reads merged apart. `policy` is the service's, whose
+    /// targeted field the exchange looked for.
     func renewing(_ stored: Representation, policy: FreshnessPolicy) -> Fetched<Representation> {
         let value = stored.replacingHeaders(StoredHeaders.updated(stored.headers, with: endToEndHeaders))
         let governing =
-            responseHeaders.contains(policy.targetedField)
+            carriesTargetedField
             ? StoredHeaders.updated(stored.headers, with: responseHeaders) : value.headers
         return Fetched(
             value: value, freshness: freshness(policy, status: stored.status, headers: governing),
