@@ -12,9 +12,8 @@ final class RouteResources: Sendable {
     let outbox: WriteOutbox?
     /// The repository's background refresher, when it has `refresh` settings.
     let refresher: BackgroundRefresher<ResourceKey, Representation>?
-    /// The repository's service when a ``LoopPassThrough`` may call it: an ``HTTPService`` with no
-    /// credential providers (whose credentials are asked for asynchronously).
-    let loopService: HTTPService?
+    /// The route's loop-native pass-through, when its repository's service allows one.
+    let loopPassThrough: LoopPassThrough?
 
     init(
         route: RepositoryRoute, repository: Repository<ResourceKey, Representation>?, outbox: WriteOutbox?,
@@ -24,6 +23,6 @@ final class RouteResources: Sendable {
         self.repository = repository
         self.outbox = outbox
         self.refresher = refresher
-        loopService = (repository?.service as? HTTPService).flatMap { $0.credentials.isEmpty ? $0 : nil }
+        loopPassThrough = LoopPassThrough(route: route, repository: repository, refresher: refresher)
     }
 }

@@ -94,19 +94,22 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// and logged as the `async` path counts and logs it; `false` for any other request (and one
     /// whose `X-Request-ID` is invalid: the `async` path replaces it in the request).
     public func answerOnLoop(_ request: HTTPRequest, _ answer: HTTPLoopAnswer) -> Bool {
-        guard passesThroughOnLoop, let passThrough = LoopPassThrough(request) else { return false }
+        guard passesThroughOnLoop, let match = request.handlerNote as? MatchedRoute, match.passing == true,
+            let passThrough = match.resources.loopPassThrough,
+            let upstream = passThrough.upstream(for: request, key: match.key)
+        else { return false }
         let start = LoopInstant.now
         let header = request.headers[RequestID.headerName]
         let id = RequestID(header: header)
         guard header == nil || header == id.value else { return false }
         metrics.requestsInFlight.increment()
-        let call = passThrough.start(request, id: id, on: answer.loop) { outcome in
+        let call = passThrough.start(request, key: match.key, to: upstream, id: id, on: answer.loop) { outcome in
             metrics.requestsInFlight.decrement()
             switch outcome {
             case .answered(var response):
                 finish(
-                    &response, cache: "BYPASS", method: request.method, path: request.path, route: passThrough.route,
-                    id: id, since: start)
+                    &response, cache: "BYPASS", method: request.method, path: request.path,
+                    route: passThrough.route.classification, id: id, since: start)
                 answer.respond(response)
             case .replay(let receipt):
                 replay(request, id: id, since: start, receipt: receipt, to: answer)

@@ -44,7 +44,7 @@ extension HTTPService {
     /// A call's request as the upstream gets it (before the observer adds the request id), with
     /// what reading its answer needs.
     struct Outgoing {
-        let request: HTTPRequest
+        var request: HTTPRequest
         /// The key's fields the request forwards.
         let forwarded: [(name: String, value: String)]
         /// The path sent upstream, base path included, without the query.
@@ -56,39 +56,33 @@ extension HTTPService {
     /// answered on the loop that must end as this path ends, ``LoopPassThrough``): then that is
     /// taken instead of calling the transport.
     private func send(_ call: Call, credentials: [Credential]) async throws -> UpstreamExchange {
-        let outgoing = outgoing(call, credentials: credentials)
-        let receipt: UpstreamReceipt
-        if let primed = RequestContext.current?.takePrimedReceipt() {
-            receipt = primed
-        } else {
-            var request = outgoing.request
-            observer?.willSend(&request, id: RequestID.current)
-            let requestTime = clock.now
-            let sent = LoopInstant.now  // not a ContinuousClock.Instant: no slot of the task's allocator
-            let result: Result<HTTPResponse, any Error>
-            do {
-                let answer =
-                    if let http1 = call.base.http1Carrier {
-                        try await http1.send(request, to: call.base.endpoint, timeouts: call.timeouts)
-                    } else {
-                        try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: call.timeouts)
-                    }
-                result = .success(answer)
-            } catch {
-                result = .failure(error)
+        var outgoing = outgoing(call, credentials: credentials)
+        let context = RequestContext.current
+        if let primed = context?.takePrimedReceipt() {
+            let response: HTTPResponse
+            switch primed.result {
+            case .success(let answer): response = answer
+            case .failure(let error): throw failed(error, elapsedNanoseconds: primed.elapsedNanoseconds, call: call)
             }
-            receipt = UpstreamReceipt(
-                result: result, requestTime: requestTime, responseTime: nil,
-                elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
+            observer?.didEnd(.success(response.status), elapsedNanoseconds: primed.elapsedNanoseconds)
+            return exchange(
+                of: outgoing, key: call.key, answer: response, body: try await Self.collect(response.body),
+                requestTime: primed.requestTime, responseTime: primed.responseTime ?? clock.now)
         }
+        observer?.willSend(&outgoing.request, id: context?.id)
+        let requestTime = clock.now
+        let sent = LoopInstant.now  // not a ContinuousClock.Instant: no slot of the task's allocator
         let response: HTTPResponse
-        switch receipt.result {
-        case .success(let answer):
-            observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
-            response = answer
-        case .failure(let error):
-            observer?.didEnd(.failure(error), elapsedNanoseconds: receipt.elapsedNanoseconds)
-            throw failure(sending: error, key: call.key, endpoint: call.base.endpoint)
+        do {
+            response =
+                if let http1 = call.base.http1Carrier {
+                    try await http1.send(outgoing.request, to: call.base.endpoint, timeouts: call.timeouts)
+                } else {
+                    try await call.base.carrier.send(outgoing.request, to: call.base.endpoint, timeouts: call.timeouts)
+                }
+            observer?.didEnd(.success(response.status), elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
+        } catch {
+            throw failed(error, elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent), call: call)
         }
         // A whole body (as the HTTP/1.1 client returns it) is taken as it is, without an async call.
         let bytes: [UInt8]
@@ -98,8 +92,14 @@ extension HTTPService {
             bytes = try await Self.collect(response.body)
         }
         return exchange(
-            of: outgoing, key: call.key, answer: response, body: bytes, requestTime: receipt.requestTime,
-            responseTime: receipt.responseTime ?? clock.now)
+            of: outgoing, key: call.key, answer: response, body: bytes, requestTime: requestTime,
+            responseTime: clock.now)
+    }
+
+    /// What `call` throws when its transport threw `error`, once the call observer has heard of it.
+    private func failed(_ error: any Error, elapsedNanoseconds: Int64, call: Call) -> any Error {
+        observer?.didEnd(.failure(error), elapsedNanoseconds: elapsedNanoseconds)
+        return failure(sending: error, key: call.key, endpoint: call.base.endpoint)
     }
 
     /// What `call` sends with `credentials`.

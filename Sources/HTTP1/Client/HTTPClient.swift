@@ -74,8 +74,11 @@ public final class HTTPClient: Sendable {
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 // A caller already on the loop's thread (a handler task preferring the loop) starts at once.
-                let start: @Sendable () -> Void = { call.start { continuation.resume(with: $0) } }
-                if loop.isInLoopThread { start() } else { loop.execute(start) }
+                if loop.isInLoopThread {
+                    call.start(ending: .resuming(continuation))
+                } else {
+                    loop.execute { call.start(ending: .resuming(continuation)) }
+                }
             }
         } onCancel: {
             loop.execute { call.cancel() }
@@ -93,7 +96,7 @@ public final class HTTPClient: Sendable {
         completion: @escaping HTTPClientCall.Completion
     ) -> HTTPClientCall {
         let call = makeCall(request, to: destination, timeouts: timeouts, on: loop)
-        call.start(completion: completion)
+        call.start(ending: .callback(completion))
         return call
     }
 

@@ -18,12 +18,19 @@ public final class HTTPClientCall: @unchecked Sendable {
     let loop: EventLoop
     private var exchange: HTTPClientExchange
     private let isIdempotent: Bool
-    private var completion: Completion?
+    private var ending: Ending?
     /// The connection carrying the operation in progress, if any.
     private var connection: HTTPClientConnection?
     /// `true` while that connection came from the pool (a retry may then follow).
     private var isReused = false
     private var isCancelled = false
+
+    /// Who hears how the call ended: a callback, or an `async` caller's continuation, resumed
+    /// directly (no closure made around it).
+    enum Ending {
+        case callback(Completion)
+        case resuming(UnsafeContinuation<HTTPResponse, any Error>)
+    }
 
     init(
         client: HTTPClient, destination: HTTPClient.Destination, loop: EventLoop, exchange: HTTPClientExchange,
@@ -36,11 +43,11 @@ public final class HTTPClientCall: @unchecked Sendable {
         self.isIdempotent = isIdempotent
     }
 
-    /// Starts the call (on the loop's thread), to end with `completion`: on an idle pooled
+    /// Starts the call (on the loop's thread), to end as `ending` says: on an idle pooled
     /// connection when there is one fit for reuse (for a request that may not be retried, one the
     /// socket confirms open), else on a new one.
-    func start(completion: @escaping Completion) {
-        self.completion = completion
+    func start(ending: Ending) {
+        self.ending = ending
         guard !isCancelled else { return complete(.failure(CancellationError())) }
         if let pooled = client.checkOut(destination, on: loop, probing: !isIdempotent) {
             isReused = true
@@ -52,7 +59,7 @@ public final class HTTPClientCall: @unchecked Sendable {
     }
 
     /// `true` once the started call has ended (its completion was called).
-    public var isFinished: Bool { completion == nil }
+    public var isFinished: Bool { ending == nil }
 
     /// Gives up on the call (on the loop's thread): its completion gets `CancellationError`, and
     /// the connection carrying it is closed. Does nothing once the call has ended; a call not
@@ -109,8 +116,12 @@ public final class HTTPClientCall: @unchecked Sendable {
     }
 
     private func complete(_ result: Result<HTTPResponse, any Error>) {
-        let completion = self.completion
-        self.completion = nil
-        completion?(result)
+        let ending = self.ending
+        self.ending = nil
+        switch ending {
+        case .callback(let completion): completion(result)
+        case .resuming(let continuation): continuation.resume(with: result)
+        case nil: break
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Gateway
 import HTTP1
 import RDS
@@ -113,6 +114,71 @@ struct EndToEndLoopPassThroughTests {
         #expect(onLoop[5].hasSuffix("hello world") && onLoop[6].hasSuffix(Self.bigBody))
         #expect(onLoop[7].hasPrefix("502 ") && onLoop[13 + 7].hasPrefix("503 "))
         #expect(onLoop[12].contains("X-Cache: HIT"))
+    }
+
+    /// The pass-throughs of a marked key take no task with the path on, and one each without.
+    @Test(arguments: [true, false])
+    func markedKey_IsAnsweredWithoutTheAsyncPath_OnlyWithThePathOn(_ onLoop: Bool) async throws {
+        let upstream = try RawSocketUpstream { _, _ in
+            Array("HTTP/1.1 200 OK\r\nCache-Control: no-store\r\nContent-Length: 2\r\n\r\nok".utf8)
+        }
+        defer { upstream.stop() }
+        let configuration = GatewayConfiguration(
+            server: ServerSettings(port: 0),
+            services: ["up": ServiceSettings(baseURL: "http://127.0.0.1:\(upstream.port)")],
+            repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")])
+        let container = try await Bootstrap.makeContainer(configuration: configuration, logger: RecordingLogger())
+        let router = ReloadableHandler(container: container)
+        let counting = AsyncCountingHandler(router)
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0),
+            handler: InstrumentedHandler(
+                wrapping: counting, metrics: container.metrics, logger: container.logger, classify: router.classify,
+                passesThroughOnLoop: onLoop))
+        try await server.start()
+        for _ in 0..<4 {
+            let response = try await EndToEndClient.send(.get, "/items/live", port: server.port)
+            #expect(response.text == "ok" && response.headers["X-Cache"] == "BYPASS")
+        }
+        // The first read finds no mark: it takes the async path either way.
+        #expect(counting.asyncCalls == (onLoop ? 1 : 4))
+        #expect(upstream.requests.count == 4)
+        await server.shutdown(gracePeriod: .zero)
+        await Bootstrap.shutdown(container: container)
+    }
+
+    /// A client leaving while its pass-through waits for the upstream: the upstream call is
+    /// abandoned and the request logged as today's path logs it (status 499).
+    @Test func clientLeavingMidCall_IsLoggedAsTodays() async throws {
+        let answered = Mutex<Set<String>>([])
+        let upstream = try RawSocketUpstream { head, _ in
+            // The first read of a key marks it; the upstream never answers the others.
+            let target = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+            let isFirst = answered.withLock { $0.insert(target).inserted }
+            return isFirst ? Array(Self.reply(item: "plain", call: 1)!.utf8) : nil
+        }
+        defer { upstream.stop() }
+        var lines: [[String]] = []
+        for onLoop in [true, false] {
+            let tag = onLoop ? "loop" : "task"
+            let gateway = try await EndToEndGateway.start(
+                services: ["up": ServiceSettings(baseURL: "http://127.0.0.1:\(upstream.port)")],
+                repositories: ["items": RepositorySettings(route: "/items/{id}", service: "up")],
+                passThroughOnLoop: onLoop)
+            _ = try await gateway.get("/items/left.\(tag)")
+            let before = upstream.requests.count
+            let client = try EndToEndClient.connect(.get, "/items/left.\(tag)", port: gateway.port, headers: [:], body: "")
+            _ = await upstream.requests(atLeast: before + 1)
+            close(client)
+            let logger = try #require(gateway.container.logger as? RecordingLogger)
+            for _ in 0..<1_000 where !logger.entries.contains(where: { $0.fields["status"] == .int(499) }) {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            lines.append(logger.entries.map { Self.described($0, tag: tag) })
+            await gateway.stop()
+        }
+        #expect(lines[0].contains { $0.contains("status=int(499)") })
+        #expect(lines[0] == lines[1])
     }
 
     /// Calls per key, for the upstream's script.
