@@ -93,7 +93,7 @@ extension GatewayDependencyContainer {
                 RedisDatastore<ResourceKey, Representation>(
                     repository: name, shared: shared, clock: clock,
                     retention: max(settings.repositoryPolicy.staleWhileRevalidate, settings.repositoryPolicy.staleIfError),
-                    tagsOf: { TagField.tags(in: $0.headers, field: tagField) })
+                    tagsOf: { TagField.tags(in: $0, field: tagField) })
             }
             sharedLevels[name] = shared
             let datastore = RepositoryLevels(memory: level1, disk: level2, shared: shared, logger: logger)

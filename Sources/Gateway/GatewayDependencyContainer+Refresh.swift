@@ -20,7 +20,7 @@ extension GatewayDependencyContainer {
         let field = route.settings.tags.field
         Task {
             await level2.forEachStoredEntry(limit: index.maxEntries) { key, entry in
-                if index.tags(of: key) == nil { index.set(TagField.tags(in: entry.value.headers, field: field), for: key) }
+                if index.tags(of: key) == nil { index.set(TagField.tags(in: entry.value, field: field), for: key) }
             }
         }
     }

@@ -1,4 +1,5 @@
 import HTTP1
+import Synchronization
 
 /// The parsed `Cache-Control` fields of a message (RFC 9111 §5.2).
 ///
@@ -39,6 +40,22 @@ public struct CacheControl: Sendable, Hashable {
 
     /// Parses one field value.
     public init(_ fieldValue: String) { self.init(fieldValues: [fieldValue]) }
+
+    /// The text last read by ``recent(_:)`` and its directives, shared by every thread.
+    private static let recentlyRead = Mutex<(text: String, control: CacheControl)?>(nil)
+
+    /// ``init(_:)`` for the lone `Cache-Control` line of an answer: a service's answers mostly
+    /// carry the same value, so the last value read and its directives are kept, and the same
+    /// text again is compared, not parsed (its directives' names not compared with each known one).
+    static func recent(_ fieldValue: String) -> CacheControl {
+        if let known = recentlyRead.withLock({ $0?.text == fieldValue ? $0?.control : nil }) { return known }
+        var parser = CacheControlParser()
+        var value = fieldValue
+        value.withUTF8 { parser.parse($0) }
+        let control = CacheControl(directives: parser.directives)
+        recentlyRead.withLock { $0 = (fieldValue, control) }
+        return control
+    }
 
     /// Reads the directives a cache asks about in one pass (asking each by name would scan them all
     /// ten times for every answer); only a delta-seconds directive present is looked up again, for

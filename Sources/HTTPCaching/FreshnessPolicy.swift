@@ -67,22 +67,33 @@ public struct FreshnessPolicy: Sendable {
 
     /// ``control(of:)``, telling through `targeted` whether the targeted field governs (a returned
     /// pair holding the directives would cost a generic destroy where this is read). Both fields
-    /// are read in one pass over the fields in place, as ``HTTPHeaders/forEachValue(for:_:)`` reads one.
+    /// are read in one pass over the fields in place, as ``HTTPHeaders/forEachValue(for:_:)`` reads
+    /// one. The usual lone `Cache-Control` line is read by ``CacheControl/recent(_:)``: a service's
+    /// answers mostly carry the same value, which is then compared, not parsed again.
     private func control(of headers: HTTPHeaders, targeted: inout Bool) -> CacheControl {
         var (special, general) = (CacheControlParser(), CacheControlParser())
+        var (generalLines, firstGeneralLine) = (0, "")
         headers.fields.withUnsafeBufferPointer { fields in
             for index in fields.indices {
                 if HTTPHeaders.equalsIgnoringCase(fields[index].name, targetedField) {
                     var value = fields[index].value
                     value.withUTF8 { special.parse($0) }
                 } else if HTTPHeaders.equalsIgnoringCase(fields[index].name, "Cache-Control") {
+                    generalLines += 1
+                    guard generalLines > 1 else {
+                        firstGeneralLine = fields[index].value
+                        continue
+                    }
+                    // Lines after the first: every line parsed, in order, into one list.
+                    if generalLines == 2 { firstGeneralLine.withUTF8 { general.parse($0) } }
                     var value = fields[index].value
                     value.withUTF8 { general.parse($0) }
                 }
             }
         }
         targeted = !special.directives.isEmpty
-        return CacheControl(directives: targeted ? special.directives : general.directives)
+        if targeted { return CacheControl(directives: special.directives) }
+        return generalLines == 1 ? CacheControl.recent(firstGeneralLine) : CacheControl(directives: general.directives)
     }
 
     /// The freshness of a response.

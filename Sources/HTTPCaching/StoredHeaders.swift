@@ -9,41 +9,52 @@ public enum StoredHeaders {
     /// `stored` with every field of `newer` added, replacing the stored fields of the same name
     /// in place (all of a name's lines at the first one's position); fields new to the response
     /// are appended in `newer`'s order. Hop-by-hop fields are the caller's to drop beforehand.
-    /// Names are compared without case, field by field over the fields in place, with no list
-    /// made but the result (the marks of the newer fields placed live on the stack): a response
-    /// has a few dozen fields at most, most pairs of names differ in length (told without a
-    /// call), and this runs on every revalidation.
+    /// Names are compared without case, field by field over the fields in place (no field is
+    /// copied but into the result), with no list made but the result (the lengths of the newer
+    /// fields' names, and which are placed, live on the stack): a response has a few dozen fields
+    /// at most, most pairs of names differ in length (told by comparing two integers), and this
+    /// runs on every revalidation.
     public static func updated(_ stored: HTTPHeaders, with newer: HTTPHeaders) -> HTTPHeaders {
         var result: [HTTPField] = []
         result.reserveCapacity(stored.count + newer.count)
-        newer.fields.withUnsafeBufferPointer { newer in
-            // placed[i]: newer[i] is in the result already (a stored field of its name came first).
-            withUnsafeTemporaryAllocation(of: Bool.self, capacity: newer.count) { placed in
-                placed.initialize(repeating: false)
-                for field in stored.fields {
-                    guard !isKeptFromStored(field.name) else {
-                        result.append(field)
-                        continue
+        stored.fields.withUnsafeBufferPointer { stored in
+            newer.fields.withUnsafeBufferPointer { newer in
+                // marks[i]: the length of newer[i]'s name (read once, not once per stored field),
+                // and whether newer[i] is in the result already (a stored field of its name came first).
+                withUnsafeTemporaryAllocation(of: (length: Int, placed: Bool).self, capacity: newer.count) { marks in
+                    for index in newer.indices {
+                        marks.initializeElement(at: index, to: (newer[index].name.utf8.count, false))
                     }
-                    var replaced = false
-                    for index in newer.indices where same(newer[index].name, field.name) {
-                        replaced = true
-                        if !placed[index] {
-                            placed[index] = true
-                            result.append(newer[index])
+                    for field in stored.indices {
+                        let name = stored[field].name
+                        let length = name.utf8.count
+                        var replaced = false
+                        if !isKeptFromStored(name) {
+                            for index in newer.indices
+                            where marks[index].length == length && same(newer[index].name, name) {
+                                replaced = true
+                                if !marks[index].placed {
+                                    marks[index].placed = true
+                                    result.append(newer[index])
+                                }
+                            }
                         }
+                        if !replaced { result.append(stored[field]) }
                     }
-                    if !replaced { result.append(field) }
-                }
-                for index in newer.indices where !placed[index] && !isKeptFromStored(newer[index].name) {
-                    result.append(newer[index])
+                    for index in newer.indices where !marks[index].placed && !isKeptFromStored(newer[index].name) {
+                        result.append(newer[index])
+                    }
                 }
             }
         }
         return HTTPHeaders(result)
     }
 
-    private static func isKeptFromStored(_ name: String) -> Bool { keptFromStored.contains { same(name, $0) } }
+    /// `true` for a field named in ``keptFromStored``.
+    private static func isKeptFromStored(_ name: String) -> Bool {
+        for kept in keptFromStored where same(name, kept) { return true }
+        return false
+    }
 
     private static func same(_ lhs: String, _ rhs: String) -> Bool { HTTPHeaders.equalsIgnoringCase(lhs, rhs) }
 }

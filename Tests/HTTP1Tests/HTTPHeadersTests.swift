@@ -24,4 +24,37 @@ struct HTTPHeadersTests {
         #expect(headers["X-Long-Header-Name-AAAB"] == nil)
         #expect(!headers.contains("Access-Control-Allow-Credential_"))
     }
+
+    /// Names of every length up to 24 (compared byte by byte below eight, a word at a time from
+    /// eight on), differing at every position: only in the case of a letter they are equal; in
+    /// bit 0x20 of anything else (`^` and `~`, `@` and `` ` ``, `_` and DEL, the bytes of `é`
+    /// and `É`) or in any other bit, not.
+    @Test(arguments: 1...24)
+    func equalsIgnoringCase_FoldsLettersOnly_AtEveryPosition(length: Int) {
+        let name = Array("x-abcdefghijklmnopqrstuvwxyz".utf8.prefix(length))
+        func replacing(_ position: Int, with byte: UInt8, in base: [UInt8] = name) -> String {
+            var bytes = base
+            bytes[position] = byte
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let original = String(decoding: name, as: UTF8.self)
+        for position in 0..<length {
+            let upper = replacing(position, with: name[position] & ~0x20)
+            #expect(HTTPHeaders.equalsIgnoringCase(original, upper) == (name[position] != UInt8(ascii: "-")))
+            #expect(!HTTPHeaders.equalsIgnoringCase(original, replacing(position, with: name[position] ^ 0x01)))
+            for (a, b) in [("^", "~"), ("@", "`"), ("_", "\u{7F}")] {
+                #expect(
+                    !HTTPHeaders.equalsIgnoringCase(
+                        replacing(position, with: UInt8(ascii: Unicode.Scalar(a)!)),
+                        replacing(position, with: UInt8(ascii: Unicode.Scalar(b)!))))
+            }
+        }
+        if length >= 2 {
+            // `é` (C3 A9) and `É` (C3 89) in the last two bytes: they differ in bit 0x20 of a non-ASCII byte.
+            var small = name
+            small[length - 2] = 0xC3
+            small[length - 1] = 0xA9
+            #expect(!HTTPHeaders.equalsIgnoringCase(String(decoding: small, as: UTF8.self), replacing(length - 1, with: 0x89, in: small)))
+        }
+    }
 }

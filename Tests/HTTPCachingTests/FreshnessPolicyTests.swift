@@ -173,6 +173,22 @@ struct FreshnessPolicyTests {
         #expect(freshness.age == 12)
     }
 
+    /// A lone `Cache-Control` line read again (its directives kept from the last reading) reads
+    /// as it did, whatever was read between; with a second line, both lines count.
+    @Test func control_ReadsEachAnswersOwnLines_WhenALoneLineRepeats() {
+        let policy = FreshnessPolicy()
+        for _ in 0..<2 {
+            #expect(policy.control(of: ["Cache-Control": "max-age=60"]).control.maxAge == 60)
+            let twoLines = HTTPHeaders([("Cache-Control", "max-age=60"), ("cache-control", "no-store")])
+            #expect(policy.control(of: twoLines).control.noStore)
+            #expect(policy.control(of: twoLines).control.maxAge == 60)
+            #expect(!policy.control(of: ["Cache-Control": "max-age=60"]).control.noStore)
+            #expect(policy.control(of: ["Cache-Control": "max-age=5"]).control.maxAge == 5)
+            let targeted = policy.control(of: ["Cache-Control": "max-age=60", "CDN-Cache-Control": "no-store"])
+            #expect(targeted.targeted && targeted.control.noStore)
+        }
+    }
+
     /// RFC 9213: the targeted field is configurable per repository, e.g. `Surrogate-Control`.
     @Test func targetedField_IsConfigurable() {
         let policy = FreshnessPolicy(targetedField: "Surrogate-Control")

@@ -9,11 +9,14 @@ enum TagField {
     /// The longest tag kept, in bytes.
     static let maxTagBytes = 256
 
-    /// The tags `headers` name in `field`, in their order.
-    static func tags(in headers: HTTPHeaders, field: String) -> [String] {
+    /// The tags `representation` names in `field`, in their order: none, without a look at its
+    /// fields, when its replay facts tell that it has no such field (most answers name no tags,
+    /// and this runs on every save and renewal).
+    static func tags(in representation: Representation, field: String) -> [String] {
+        guard representation.replayFacts.mayHold(field) else { return [] }
         var seen = Set<String>()
         var tags: [String] = []
-        for value in headers.values(for: field) {
+        for value in representation.headers.values(for: field) {
             for tag in value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
                 let tag = String(tag)
                 guard tags.count < maxTags, tag.utf8.count <= maxTagBytes, seen.insert(tag).inserted else { continue }

@@ -33,24 +33,24 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
 
     /// Indexes the tags of `entry`, read from a level below memory, unless `key` has some already.
     private func indexIfNeeded(_ entry: CacheEntry<Representation>, for key: ResourceKey) {
-        if index.tags(of: key) == nil { index.set(TagField.tags(in: entry.value.headers, field: field), for: key) }
+        if index.tags(of: key) == nil { index.set(TagField.tags(in: entry.value, field: field), for: key) }
     }
 
     func save(_ entry: CacheEntry<Representation>, for key: ResourceKey) async throws {
         try await wrapped.save(entry, for: key)
-        index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
+        index.set(TagField.tags(in: entry.value, field: field), for: key)
     }
 
     func renew(_ entry: CacheEntry<Representation>, for key: ResourceKey) async throws {
         try await wrapped.renew(entry, for: key)
-        index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
+        index.set(TagField.tags(in: entry.value, field: field), for: key)
     }
 
     /// The wrapped levels' renewal without suspending, indexed as ``renew(_:for:)`` indexes; `false`
     /// (nothing renewed, nothing indexed) when they cannot.
     func renewInPlace(_ entry: CacheEntry<Representation>, for key: ResourceKey) -> Bool {
         guard peekable?.renewInPlace(entry, for: key) == true else { return false }
-        index.set(TagField.tags(in: entry.value.headers, field: field), for: key)
+        index.set(TagField.tags(in: entry.value, field: field), for: key)
         return true
     }
 

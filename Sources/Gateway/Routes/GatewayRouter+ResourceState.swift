@@ -26,7 +26,7 @@ extension GatewayRouter {
             container.refresher(named: route.name)?.nextRefresh(of: key).map { $0.formatted(.iso8601) as Any }
             ?? NSNull()
         object["waiters"] = repository.store.waiterCount(for: key)
-        object["tags"] = entry.map { TagField.tags(in: $0.value.headers, field: route.settings.tags.field) } ?? []
+        object["tags"] = entry.map { TagField.tags(in: $0.value, field: route.settings.tags.field) } ?? []
         for kind in WriteKind.allCases {
             object[kind.rawValue] = WriteStateJSON.object(repository.writeState(kind, of: key))
         }

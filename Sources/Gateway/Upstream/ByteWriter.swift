@@ -1,42 +1,81 @@
-/// Appends the compact binary encoding used by ``Representation`` and ``ResourceKey``:
-/// LEB128 variable-length unsigned integers and length-prefixed UTF-8 strings and byte runs.
+/// Writes the compact binary encoding used by ``Representation`` and ``ResourceKey``: LEB128
+/// variable-length unsigned integers and length-prefixed UTF-8 strings and byte runs.
+///
+/// The bytes go straight into the uninitialized storage of the array ``bytes(capacity:_:)``
+/// returns, each piece in one copy (an `append` per piece checks the array's uniqueness and
+/// capacity and costs several times the copy: an entry is encoded on every save and renewal).
 struct ByteWriter {
-    /// The bytes written so far.
-    private(set) var bytes: [UInt8] = []
+    /// The array's storage.
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes written so far, or that would have been: past the buffer's end they are only counted.
+    private(set) var count = 0
 
-    /// Creates a writer, reserving room for `capacity` bytes.
-    init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
+    private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
-    /// Appends raw bytes with no length prefix (magic numbers).
-    mutating func writeRaw(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
+    /// The bytes `encode` writes, in an array made with room for `capacity` of them; when they
+    /// need more, `encode` runs once more with room for exactly what it wrote (it must write the
+    /// same pieces each time).
+    static func bytes(capacity: Int, _ encode: (inout ByteWriter) -> Void) -> [UInt8] {
+        var needed: Int?
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(0, capacity)) { buffer, initialized in
+            var writer = ByteWriter(buffer)
+            encode(&writer)
+            if writer.fits {
+                initialized = writer.count
+            } else {
+                initialized = 0
+                needed = writer.count
+            }
+        }
+        guard let needed else { return bytes }
+        return Self.bytes(capacity: needed, encode)
+    }
 
-    /// Appends an unsigned integer in LEB128 form.
+    /// `true` while every byte written so far is in the buffer.
+    private var fits: Bool { count <= buffer.count }
+
+    /// Writes raw bytes with no length prefix (magic numbers).
+    mutating func writeRaw(_ raw: [UInt8]) {
+        raw.withUnsafeBufferPointer { put($0) }
+    }
+
+    /// Writes an unsigned integer in LEB128 form.
     mutating func writeVarint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            put(UInt8(truncatingIfNeeded: rest) | 0x80)
             rest >>= 7
         }
-        bytes.append(UInt8(rest))
+        put(UInt8(rest))
     }
 
-    /// Appends a length-prefixed byte run.
+    /// Writes a length-prefixed byte run.
     mutating func writeBytes(_ run: [UInt8]) {
-        run.withUnsafeBufferPointer { writeRun($0) }
-    }
-
-    /// Appends a length-prefixed UTF-8 string, copied from its own storage in one piece (an
-    /// entry's fields are written on every save and renewal). A native string is read where it
-    /// lies, without the copy of the string (and its reference count) that `withUTF8` needs.
-    mutating func writeString(_ string: String) {
-        if string.utf8.withContiguousStorageIfAvailable({ writeRun($0) }) != nil { return }
-        var string = string
-        string.withUTF8 { writeRun($0) }
-    }
-
-    /// Appends a length-prefixed run of bytes that lie in memory.
-    private mutating func writeRun(_ run: UnsafeBufferPointer<UInt8>) {
         writeVarint(UInt64(run.count))
-        bytes.append(contentsOf: run)
+        run.withUnsafeBufferPointer { put($0) }
+    }
+
+    /// Writes a length-prefixed UTF-8 string, copied from its own storage in one piece. A native
+    /// string is read where it lies, without the copy of the string (and its reference count)
+    /// that `withUTF8` needs.
+    mutating func writeString(_ string: String) {
+        writeVarint(UInt64(string.utf8.count))
+        if string.utf8.withContiguousStorageIfAvailable({ put($0) }) != nil { return }
+        var string = string
+        string.withUTF8 { put($0) }
+    }
+
+    /// Copies `bytes` when they fit, and counts them.
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count <= buffer.count &- count, let start = bytes.baseAddress, let base = buffer.baseAddress {
+            (base + count).initialize(from: start, count: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    /// Writes one byte when it fits, and counts it.
+    private mutating func put(_ byte: UInt8) {
+        if count < buffer.count { buffer.initializeElement(at: count, to: byte) }
+        count += 1
     }
 }

@@ -22,7 +22,7 @@ extension HTTPService {
         // Without providers there is nothing to ask for (and no async call to make).
         var sent = credentials.isEmpty ? [] : try await currentCredentials(key: key)
         var exchange = try await send(call, credentials: sent)
-        if exchange.representation.status == 401, !sent.isEmpty, await newCredentialMayHelp(sent) {
+        if exchange.status == 401, !sent.isEmpty, await newCredentialMayHelp(sent) {
             sent = try await currentCredentials(key: key)
             exchange = try await send(call, credentials: sent)
         }
@@ -131,13 +131,15 @@ extension HTTPService {
         if !key.passedHeaders.isEmpty {
             variants?.learn(VaryField(answer.headers).names.intersection(key.passedHeaders.keys), for: key)
         }
+        // RFC 9213: the targeted field is for this cache only, not passed on.
+        let carriesTargetedField = answer.headers.contains(policy.targetedField)
         var passedOn = answer.headers
-        passedOn.remove(policy.targetedField)  // RFC 9213: for this cache only, not passed on
+        if carriesTargetedField { passedOn.remove(policy.targetedField) }
         return UpstreamExchange(
             clientHeaders: HTTPHeaders(outgoing.forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys),
-            path: outgoing.path,
-            representation: Representation(status: answer.status, headers: passedOn, body: body, wireForm: false),
-            responseHeaders: answer.headers, requestTime: requestTime, responseTime: responseTime)
+            path: outgoing.path, status: answer.status, endToEndHeaders: Representation.endToEndFields(of: passedOn),
+            body: body, responseHeaders: answer.headers, carriesTargetedField: carriesTargetedField,
+            requestTime: requestTime, responseTime: responseTime)
     }
 
     /// What a call throws when its transport threw `error`: `CancellationError` when the call was
@@ -195,7 +197,7 @@ extension HTTPService {
     /// a 5xx or invalid status throws a ``ServiceError`` (`badResponse`) whose innermost link is
     /// the ``UpstreamReply``.
     func check(_ exchange: UpstreamExchange, key: ResourceKey) throws {
-        let status = exchange.representation.status
+        let status = exchange.status
         guard !Self.isAnswer(status: status) else { return }
         throw failure(
             .badResponse, status < 600 ? "failed" : "answered an invalid status", key: key, status: status,

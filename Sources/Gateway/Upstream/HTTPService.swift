@@ -128,14 +128,14 @@ public struct HTTPService: Service {
     func answer(to exchange: UpstreamExchange, key: ResourceKey, conditional: Bool) throws
         -> ServiceResponse<Representation>
     {
-        let response = exchange.representation
-        if response.status == 304 {
+        if exchange.status == 304 {
             guard conditional else {
                 throw failure(.badResponse, "answered 304 to an unconditional request", key: key, status: 304)
             }
             let policy = policy
             return .notModifiedRenewing { stored in exchange.renewing(stored, policy: policy) }
         }
+        let response = exchange.representation
         let freshness = exchange.freshness(policy)
         // Only an answer that may be stored is replayed from its wire form and revalidated with
         // its validators: they are made for that one only.
@@ -151,7 +151,8 @@ public struct HTTPService: Service {
         if let contentType = value.contentType { headers["Content-Type"] = contentType }
         if let key = value.headers["Idempotency-Key"] { headers["Idempotency-Key"] = key }
         let exchange = try await perform(method, key: key, extraHeaders: headers, body: value.body)
-        return WriteResult(reply: exchange.representation, stored: stored(from: exchange, method: method))
+        let reply = exchange.representation
+        return WriteResult(reply: reply, stored: stored(reply, from: exchange, method: method))
     }
 
     /// Forwards a `DELETE`; the key is dropped from the cache.
@@ -188,9 +189,10 @@ public struct HTTPService: Service {
             }
     }
 
-    /// What the cache keeps after a successful write: see the type's documentation.
-    private func stored(from exchange: UpstreamExchange, method: HTTPMethod) -> Fetched<Representation>? {
-        let reply = exchange.representation
+    /// What the cache keeps after a successful write answered `reply`: see the type's documentation.
+    private func stored(_ reply: Representation, from exchange: UpstreamExchange, method: HTTPMethod)
+        -> Fetched<Representation>?
+    {
         guard reply.status == 200 || reply.status == 201, !reply.body.isEmpty else { return nil }
         if method == .post {
             guard let location = exchange.responseHeaders["Content-Location"],

@@ -17,21 +17,21 @@ extension Representation: DatastoreCodable {
     /// The compact binary form: magic, status, method, header count, fields, body.
     /// `Set-Cookie` is never stored.
     public func encodedBytes() throws -> [UInt8] {
-        var writer = ByteWriter(capacity: byteCount + 16)
-        writer.writeRaw(Self.magic)
-        writer.writeVarint(UInt64(max(0, status)))
-        writer.writeString(method?.rawValue ?? "")
-        // The fields but `Set-Cookie`, counted and then written where they lie (no filtered copy
-        // of the list, no copy of each field).
-        headers.fields.withUnsafeBufferPointer { fields in
-            writer.writeVarint(UInt64(fields.reduce(0) { Self.isStored($1) ? $0 + 1 : $0 }))
-            for index in fields.indices where Self.isStored(fields[index]) {
-                writer.writeString(fields[index].name)
-                writer.writeString(fields[index].value)
+        ByteWriter.bytes(capacity: byteCount + 16) { writer in
+            writer.writeRaw(Self.magic)
+            writer.writeVarint(UInt64(max(0, status)))
+            writer.writeString(method?.rawValue ?? "")
+            // The fields but `Set-Cookie`, counted and then written where they lie (no filtered
+            // copy of the list, no copy of each field).
+            headers.fields.withUnsafeBufferPointer { fields in
+                writer.writeVarint(UInt64(fields.reduce(0) { Self.isStored($1) ? $0 + 1 : $0 }))
+                for index in fields.indices where Self.isStored(fields[index]) {
+                    writer.writeString(fields[index].name)
+                    writer.writeString(fields[index].value)
+                }
             }
+            writer.writeBytes(body)
         }
-        writer.writeBytes(body)
-        return writer.bytes
     }
 
     /// `false` for `Set-Cookie`, which is never stored.

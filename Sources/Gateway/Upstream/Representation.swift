@@ -63,6 +63,16 @@ public struct Representation: Sendable, Hashable {
     public init(
         status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil, wireForm: Bool = true
     ) {
+        // With their wire form made once (unless `wireForm` is off): a cached representation's
+        // head is then copied, not rebuilt field by field, on every hit.
+        let kept = Self.endToEndFields(of: headers)
+        self.init(
+            status: status, keptHeaders: wireForm ? kept.withSerializedFields() : kept, body: body, method: method)
+    }
+
+    /// The fields of `headers` a representation keeps: all but the hop-by-hop fields and those
+    /// named in `Connection`, in their order, without a wire form.
+    static func endToEndFields(of headers: HTTPHeaders) -> HTTPHeaders {
         // The usual `Connection: keep-alive` (or `close`) names no field but a hop-by-hop one: not split.
         let named: [String] =
             !headers.fields.contains(where: Self.namesOtherFields)
@@ -70,9 +80,7 @@ public struct Representation: Sendable, Hashable {
             : headers.values(for: "Connection").flatMap { value in
                 value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
             }
-        // Names compared without case (no lower-casing and hashing of every name of every
-        // upstream answer). With their wire form made once (unless `wireForm` is off): a cached
-        // representation's head is then copied, not rebuilt field by field, on every hit.
+        // Names compared without case (no lower-casing and hashing of every name of every upstream answer).
         var kept: [HTTPField] = []
         kept.reserveCapacity(headers.count)
         for field in headers.fields
@@ -82,9 +90,7 @@ public struct Representation: Sendable, Hashable {
         {
             kept.append(field)
         }
-        self.init(
-            status: status, keptHeaders: wireForm ? HTTPHeaders(kept).withSerializedFields() : HTTPHeaders(kept),
-            body: body, method: method)
+        return HTTPHeaders(kept)
     }
 
     /// Bit `n` set when a name in ``hopByHopHeaderNames`` is `n` bytes long (all are shorter than 64).

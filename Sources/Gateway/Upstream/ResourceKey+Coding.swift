@@ -16,17 +16,18 @@ extension ResourceKey: DatastoreCodable {
     /// The compact binary form: magic, repository, path, query, header count, sorted fields.
     /// Equal keys always encode to equal bytes.
     public func encodedBytes() throws -> [UInt8] {
-        var writer = ByteWriter(capacity: byteCount)
-        writer.writeRaw(Self.magic)
-        writer.writeString(repository)
-        writer.writeString(path)
-        writer.writeString(query)
-        writer.writeVarint(UInt64(headers.count))
-        for field in sortedHeaders {
-            writer.writeString(field.name)
-            writer.writeString(field.value)
+        let sortedHeaders = sortedHeaders
+        return ByteWriter.bytes(capacity: byteCount) { writer in
+            writer.writeRaw(Self.magic)
+            writer.writeString(repository)
+            writer.writeString(path)
+            writer.writeString(query)
+            writer.writeVarint(UInt64(headers.count))
+            for field in sortedHeaders {
+                writer.writeString(field.name)
+                writer.writeString(field.value)
+            }
         }
-        return writer.bytes
     }
 
     /// Decodes ``encodedBytes()``.

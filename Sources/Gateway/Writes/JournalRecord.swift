@@ -15,27 +15,35 @@ enum JournalRecord: Sendable {
 
     /// The record's payload bytes.
     func encodedBytes() throws -> [UInt8] {
-        var writer = ByteWriter()
-        switch self {
-        case .accepted(let id, let kind, let key, let element, let at):
-            writer.writeVarint(1)
-            writer.writeVarint(id)
-            writer.writeString(kind.rawValue)
-            writer.writeBytes(try key.encodedBytes())
-            writer.writeBytes(try element.encodedBytes())
-            writer.writeVarint(UInt64(max(0, at.timeIntervalSince1970 * 1000)))
-        case .retired(let id):
-            writer.writeVarint(2)
-            writer.writeVarint(id)
-        case .deadLettered(let id, let reason):
-            writer.writeVarint(3)
-            writer.writeVarint(id)
-            writer.writeString(reason)
-        case .revived(let id):
-            writer.writeVarint(4)
-            writer.writeVarint(id)
+        // The nested encodings are made first: the writer may run its closure twice, and their
+        // sizes tell the room the record needs.
+        let nested: (key: [UInt8], element: [UInt8])? =
+            if case .accepted(_, _, let key, let element, _) = self {
+                (try key.encodedBytes(), try element.encodedBytes())
+            } else {
+                nil
+            }
+        return ByteWriter.bytes(capacity: (nested?.key.count ?? 0) + (nested?.element.count ?? 0) + 64) { writer in
+            switch self {
+            case .accepted(let id, let kind, _, _, let at):
+                writer.writeVarint(1)
+                writer.writeVarint(id)
+                writer.writeString(kind.rawValue)
+                writer.writeBytes(nested?.key ?? [])
+                writer.writeBytes(nested?.element ?? [])
+                writer.writeVarint(UInt64(max(0, at.timeIntervalSince1970 * 1000)))
+            case .retired(let id):
+                writer.writeVarint(2)
+                writer.writeVarint(id)
+            case .deadLettered(let id, let reason):
+                writer.writeVarint(3)
+                writer.writeVarint(id)
+                writer.writeString(reason)
+            case .revived(let id):
+                writer.writeVarint(4)
+                writer.writeVarint(id)
+            }
         }
-        return writer.bytes
     }
 
     /// Decodes ``encodedBytes()``.

@@ -137,14 +137,48 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     @usableFromInline static func sameBytesIgnoringCase(_ lhs: String.UTF8View, _ rhs: String.UTF8View) -> Bool {
         let compared = lhs.withContiguousStorageIfAvailable { a in
             rhs.withContiguousStorageIfAvailable { b in
-                for index in a.indices where a[index] != b[index] {
-                    guard sameLetter(a[index], b[index]) else { return false }
-                }
-                return true
+                sameBytesIgnoringCase(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
             }
         }
         if let result = compared ?? nil { return result }
         return zip(lhs, rhs).allSatisfy { $0 == $1 || sameLetter($0, $1) }
+    }
+
+    /// ``sameBytesIgnoringCase(_:_:)`` over bytes in memory, eight at a time from eight on (the
+    /// last word overlapping the one before it): most names compared are of equal length because
+    /// they are equal, byte for byte or but for case, and read whole.
+    private static func sameBytesIgnoringCase(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count >= 8 else {
+            for index in a.indices where a[index] != b[index] {
+                guard sameLetter(a[index], b[index]) else { return false }
+            }
+            return true
+        }
+        func sameWords(at offset: Int) -> Bool {
+            let x = a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let y = b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            return x == y || sameWordIgnoringCase(x, y)
+        }
+        var offset = 0
+        while offset < a.count - 8 {
+            guard sameWords(at: offset) else { return false }
+            offset += 8
+        }
+        return sameWords(at: a.count - 8)
+    }
+
+    /// `true` when two different words of eight bytes differ only in bit 0x20 of bytes that are
+    /// ASCII letters. A byte is a letter when its seven low bits, lower-cased, reach 0x80 with
+    /// 0x1F added (from `a` on) but not with 0x05 added (past `z`), and its high bit is clear; no
+    /// sum carries out of its byte.
+    private static func sameWordIgnoringCase(_ x: UInt64, _ y: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let difference = x ^ y
+        guard difference & ~(ones &* 0x20) == 0 else { return false }
+        let low = (x | ones &* 0x20) & (ones &* 0x7F)
+        let letters = (low &+ ones &* 0x1F) & ~(low &+ ones &* 0x05) & ~x & (ones &* 0x80)
+        // Each differing bit, moved up to its byte's high bit, must be a letter's.
+        return (difference &<< 2) & ~letters == 0
     }
 
     /// `true` when two different bytes are the same ASCII letter in different case.

@@ -10,10 +10,20 @@ struct TagIndexTests {
     private func key(_ id: String) -> ResourceKey { ResourceKey(repository: "items", path: "/items/\(id)") }
 
     @Test func tagField_SplitsOnSpacesAndCommas_OnceEach() {
-        let headers: HTTPHeaders = ["Surrogate-Key": "a b  a", "Cache-Tag": "x,y, z"]
-        #expect(TagField.tags(in: headers, field: "Surrogate-Key") == ["a", "b"])
-        #expect(TagField.tags(in: headers, field: "cache-tag") == ["x", "y", "z"])
-        #expect(TagField.tags(in: headers, field: "X-None").isEmpty)
+        let answer = Representation(status: 200, headers: ["Surrogate-Key": "a b  a", "Cache-Tag": "x,y, z"])
+        #expect(TagField.tags(in: answer, field: "Surrogate-Key") == ["a", "b"])
+        #expect(TagField.tags(in: answer, field: "cache-tag") == ["x", "y", "z"])
+        #expect(TagField.tags(in: answer, field: "X-None").isEmpty)
+    }
+
+    /// The field is found in any case beside a name the replay facts do not tell from it (the
+    /// same length and first letter), which names no tags of the field.
+    @Test func tagField_FindsTheField_InAnyCase_BesideALookalike() {
+        let lookalike = Representation(status: 200, headers: ["surrogate-kez": "a", "SURROGATE-KEY": "b"])
+        #expect(TagField.tags(in: lookalike, field: "Surrogate-Key") == ["b"])
+        let onlyLookalike = Representation(status: 200, headers: ["Surrogate-Kez": "a"])
+        #expect(TagField.tags(in: onlyLookalike, field: "Surrogate-Key").isEmpty)
+        #expect(TagField.tags(in: Representation(status: 200), field: "Surrogate-Key").isEmpty)
     }
 
     @Test func index_FindsKeysByTag_AndForgetsReplacedAndRemovedOnes() {

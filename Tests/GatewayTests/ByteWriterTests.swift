@@ -1,0 +1,30 @@
+import Testing
+
+@testable import Gateway
+
+struct ByteWriterTests {
+    /// LEB128 integers, length-prefixed strings (a short one, held inline, and a long one) and
+    /// byte runs, in order, whether the room given holds them all, none or only some.
+    @Test(arguments: [0, 5, 12, 400])
+    func bytes_WritesEachPiece_InOrder_WhateverTheRoomGiven(capacity: Int) {
+        let long = String(repeating: "abcdefgh", count: 20)
+        var runs = 0
+        let bytes = ByteWriter.bytes(capacity: capacity) { writer in
+            runs += 1
+            writer.writeRaw([0x52, 0x4B])
+            writer.writeVarint(300)
+            writer.writeString("Date")
+            writer.writeString(long)
+            writer.writeBytes([1, 2, 3])
+            writer.writeBytes([])
+        }
+        let expected: [UInt8] =
+            [0x52, 0x4B, 0xAC, 0x02, 4] + Array("Date".utf8) + [160, 1] + Array(long.utf8) + [3, 1, 2, 3, 0]
+        #expect(bytes == expected)
+        #expect(runs == (capacity >= expected.count ? 1 : 2))
+    }
+
+    @Test func bytes_IsEmpty_WhenNothingIsWritten() {
+        #expect(ByteWriter.bytes(capacity: 0) { _ in }.isEmpty)
+    }
+}
