@@ -114,6 +114,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
                 finish(
                     &response, cache: "BYPASS", method: request.method, path: request.path,
                     route: passThrough.route.classification, id: id, since: start)
+                response.headers[RequestID.headerName] = id.value
                 answer.respond(response)
             case .replay(let receipt):
                 replay(request, id: id, since: start, receipt: receipt, to: answer)
