@@ -25,6 +25,16 @@ struct ResourceKeyTests {
         #expect(try one.encodedBytes() == two.encodedBytes())
     }
 
+    @Test func rawHashValue_IsTheHashThroughAHasher_AndFollowsTheSeed() {
+        let key = ResourceKey(repository: "r", path: "/x", query: "a=1")
+        let equal = ResourceKey(repository: "r", path: "/x", query: "a=1")
+        var hasher = Hasher()
+        key.hash(into: &hasher)
+        #expect(key.hashValue == hasher.finalize())
+        for seed in [0, 1, 42, -7] { #expect(key._rawHashValue(seed: seed) == equal._rawHashValue(seed: seed)) }
+        #expect(Set([0, 1, 42, -7].map { key._rawHashValue(seed: $0) }).count == 4)
+    }
+
     @Test func keysWithoutAQuery_AreEqualAndHashAlike_HoweverTheirQueryWasEmpty() {
         let keys = [nil, "", "&&"].map { ResourceKey(repository: "r", path: "/x", query: $0) }
         #expect(Set(keys.map(\.hashValue)).count == 1)

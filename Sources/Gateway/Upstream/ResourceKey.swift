@@ -83,6 +83,13 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(storage.identityHash)
     }
 
+    /// The hash a dictionary or set seeded with `seed` files the key under: its hash computed once,
+    /// hashed as an `Int` in one step (the same value as through ``hash(into:)``, without a
+    /// `Hasher` made, fed and finished for each of the dozen look-ups a request makes).
+    public func _rawHashValue(seed: Int) -> Int {
+        storage.identityHash._rawHashValue(seed: seed)
+    }
+
     /// The request target sent upstream (before any base path or API key): path, then `?query`.
     public var target: String { query.isEmpty ? path : path + "?" + query }
 
