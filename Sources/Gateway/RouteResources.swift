@@ -12,6 +12,8 @@ final class RouteResources: Sendable {
     let outbox: WriteOutbox?
     /// The repository's background refresher, when it has `refresh` settings.
     let refresher: BackgroundRefresher<ResourceKey, Representation>?
+    /// The route's loop-native pass-through, when its repository's service allows one.
+    let loopPassThrough: LoopPassThrough?
 
     init(
         route: RepositoryRoute, repository: Repository<ResourceKey, Representation>?, outbox: WriteOutbox?,
@@ -21,5 +23,6 @@ final class RouteResources: Sendable {
         self.repository = repository
         self.outbox = outbox
         self.refresher = refresher
+        loopPassThrough = LoopPassThrough(route: route, repository: repository, refresher: refresher)
     }
 }

@@ -47,8 +47,11 @@ public enum Bootstrap {
     /// The gateway's HTTP server (not started): the router behind the operations endpoints
     /// (`/metrics`, `/health/ready`) and the per-request metrics and logs. Without `reloader`
     /// the configuration is fixed (and `POST /admin/reload` answers that it cannot reload).
-    public static func makeServer(container: GatewayDependencyContainer) -> HTTPServer {
-        makeServer(handler: ReloadableHandler(container: container), container: container)
+    /// `passThroughOnLoop: false` answers every pass-through in a task (see ``LoopPassThrough``),
+    /// as the gateway did before that path.
+    public static func makeServer(container: GatewayDependencyContainer, passThroughOnLoop: Bool = true) -> HTTPServer {
+        makeServer(
+            handler: ReloadableHandler(container: container), container: container, passThroughOnLoop: passThroughOnLoop)
     }
 
     /// The gateway's HTTP server (not started) over the reloader's current configuration; a
@@ -57,10 +60,13 @@ public enum Bootstrap {
         makeServer(handler: reloader.handler, container: reloader.handler.container)
     }
 
-    private static func makeServer(handler: ReloadableHandler, container: GatewayDependencyContainer) -> HTTPServer {
+    private static func makeServer(
+        handler: ReloadableHandler, container: GatewayDependencyContainer, passThroughOnLoop: Bool = true
+    ) -> HTTPServer {
         let instrumented = InstrumentedHandler(
             wrapping: handler, metrics: container.metrics, logger: container.logger, classify: handler.classify,
-            recentProblems: container.recentProblems, respondImmediately: handler.classifiedImmediateAnswer)
+            recentProblems: container.recentProblems, respondImmediately: handler.classifiedImmediateAnswer,
+            passesThroughOnLoop: passThroughOnLoop)
         let server = HTTPServer(
             configuration: container.configuration.server.httpConfiguration,
             handler: InstrumentedGatewayHandler(instrumented: instrumented))

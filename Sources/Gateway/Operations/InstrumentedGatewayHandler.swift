@@ -14,6 +14,11 @@ struct InstrumentedGatewayHandler: HTTPHandler {
         instrumented.respondImmediately(to: &request)
     }
 
+    /// ``InstrumentedHandler/answerOnLoop(_:_:)``.
+    func answerOnLoop(_ request: HTTPRequest, _ answer: HTTPLoopAnswer) -> Bool {
+        instrumented.answerOnLoop(request, answer)
+    }
+
     /// ``InstrumentedHandler/handle(_:)``.
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
         await instrumented.handle(request)

@@ -47,6 +47,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     private let classify: Classifier
     private let respondClassified: ClassifiedResponder
     private let recentProblems: RecentProblems?
+    private let passesThroughOnLoop: Bool
 
     /// Wraps `inner`.
     /// - Parameters:
@@ -59,9 +60,12 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     ///   - respondImmediately: Answers at once as `inner` does, naming the route it matched (so
     ///     that `classify` need not match it again) and the answer's `X-Cache` value (so that its
     ///     fields need not be searched); by default `inner`, then `classify` and a search.
+    ///   - passesThroughOnLoop: Answers the pass-throughs of keys marked hit-for-pass on the
+    ///     event loop, without a task (see ``LoopPassThrough``), when `inner` is the gateway's router.
     public init(
         wrapping inner: Inner, metrics: GatewayMetrics, logger: any Logger, classify: @escaping Classifier,
-        recentProblems: RecentProblems? = nil, respondImmediately: ClassifiedResponder? = nil
+        recentProblems: RecentProblems? = nil, respondImmediately: ClassifiedResponder? = nil,
+        passesThroughOnLoop: Bool = false
     ) {
         self.inner = inner
         self.metrics = metrics
@@ -72,6 +76,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
                 inner.respondImmediately(to: &request).map { ($0, classify(request), $0.headers["X-Cache"]) }
             }
         self.recentProblems = recentProblems
+        self.passesThroughOnLoop = passesThroughOnLoop
     }
 
     /// The fast path: asks `inner` first, so that a request it cannot answer at once costs nothing more.
@@ -83,6 +88,51 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
             &response, cache: cache, method: request.method, path: request.path, route: route,
             id: RequestID(header: request.headers[RequestID.headerName]), since: start)
         return response
+    }
+
+    /// The loop-native pass-through of a request that qualifies (``LoopPassThrough``), counted
+    /// and logged as the `async` path counts and logs it; `false` for any other request (and one
+    /// whose `X-Request-ID` is invalid: the `async` path replaces it in the request).
+    public func answerOnLoop(_ request: HTTPRequest, _ answer: HTTPLoopAnswer) -> Bool {
+        guard passesThroughOnLoop, let match = request.handlerNote as? MatchedRoute, match.passing == true,
+            let passThrough = match.resources.loopPassThrough,
+            let upstream = passThrough.upstream(for: request, key: match.key)
+        else { return false }
+        let start = LoopInstant.now
+        let header = request.headers[RequestID.headerName]
+        let id = RequestID(header: header)
+        guard header == nil || header == id.value else { return false }
+        metrics.requestsInFlight.increment()
+        let call = passThrough.start(request, key: match.key, to: upstream, id: id, on: answer.loop) { outcome in
+            metrics.requestsInFlight.decrement()
+            switch outcome {
+            case .answered(var response):
+                finish(
+                    &response, cache: "BYPASS", method: request.method, path: request.path,
+                    route: passThrough.route.classification, id: id, since: start)
+                answer.respond(response)
+            case .replay(let receipt):
+                replay(request, id: id, since: start, receipt: receipt, to: answer)
+            }
+        }
+        // A call that ended at once (a refused connect) left nothing to cancel.
+        if !call.isFinished { answer.onCancel { call.cancel() } }
+        return true
+    }
+
+    /// Answers `request` on the `async` path, in a task on the answer's loop, with the outcome of
+    /// the upstream call its ``LoopPassThrough`` made (``RequestContext/takePrimedReceipt()``).
+    private func replay(
+        _ request: HTTPRequest, id: RequestID, since start: LoopInstant, receipt: UpstreamReceipt,
+        to answer: HTTPLoopAnswer
+    ) {
+        let loop = answer.loop
+        let task = loop.startTask { [self] in
+            let response = await self.answer(request, id: id, since: start, primed: receipt)
+            guard loop.isInLoopThread else { return loop.execute { answer.respond(response) } }
+            answer.respond(response)
+        }
+        answer.onCancel { task.cancel() }
     }
 
     /// The async path, with the request's ``RequestContext`` (its id) bound for every task the answer starts.
@@ -100,12 +150,14 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         return await answer(replaced, id: id, since: start)
     }
 
-    /// `request` answered by the inner handler with a ``RequestContext`` of `id` bound, then
-    /// counted and logged.
-    private func answer(_ request: HTTPRequest, id: RequestID, since start: LoopInstant) async -> HTTPResponse {
+    /// `request` answered by the inner handler with a ``RequestContext`` of `id` (and the `primed`
+    /// outcome of its upstream call, if any) bound, then counted and logged.
+    private func answer(
+        _ request: HTTPRequest, id: RequestID, since start: LoopInstant, primed: UpstreamReceipt? = nil
+    ) async -> HTTPResponse {
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
-        let context = RequestContext(id: id)
+        let context = RequestContext(id: id, primed: primed)
         var answer = await context.bind { await inner.handle(request) }
         let cache = answer.headers["X-Cache"]
         // The server cancels the handling task when the client goes away.

@@ -1,6 +1,6 @@
 import HTTP1
 
-/// Watches a service's upstream calls (an ``UpstreamCallObserver``): sends the current
+/// Watches a service's upstream calls (an ``UpstreamCallObserver``): sends the client request's
 /// ``RequestID`` upstream as `X-Request-ID` (in place of any other value the request carries),
 /// and records each call's latency and outcome in ``GatewayMetrics`` and ``Readiness``.
 ///
@@ -19,10 +19,10 @@ public final class UpstreamInstrumentation: UpstreamCallObserver {
     }
 
     /// Adds the request id.
-    public func willSend(_ request: inout HTTPRequest) {
+    public func willSend(_ request: inout HTTPRequest, id: RequestID?) {
         // The id is the gateway's, even when a client's field passed upstream (`forwardHeaders:
         // "*"`) carries another: an invalid one the gateway replaced must not travel on.
-        guard let id = RequestID.current else { return }
+        guard let id else { return }
         // Usually absent: then appended, without searching the fields again to replace it.
         switch request.headers[RequestID.headerName] {
         case nil: request.headers.add(name: RequestID.headerName, value: id.value)

@@ -15,6 +15,7 @@ final class RequestContext: TaskPlacementScope {
         var chain: ErrorChain?
         var route: RouteClassification?
         var audience = ProblemAudience.anonymous
+        var primed: UpstreamReceipt?
     }
 
     /// The request's id (`nil` when no ``InstrumentedHandler`` gave it one): see ``RequestID/current``.
@@ -28,10 +29,21 @@ final class RequestContext: TaskPlacementScope {
     /// started while answering (an upstream fetch, a background refresh) inherit it.
     static var current: RequestContext? { TaskPlacement.scope as? RequestContext }
 
-    /// A context for the request with `id`, answered on the current thread's event loop (if any).
-    init(id: RequestID?) {
+    /// A context for the request with `id`, answered on the current thread's event loop (if any);
+    /// `primed` is the outcome of its upstream call when a ``LoopPassThrough`` made it already.
+    init(id: RequestID?, primed: UpstreamReceipt? = nil) {
         self.id = id
         self.preferredExecutor = EventLoop.current
+        if let primed { notes.withLock { $0.primed = primed } }
+    }
+
+    /// The outcome of the request's upstream call made already, once (the first call that asks
+    /// takes it). A call the client's leaving cancelled cancels the current task as it is taken,
+    /// as the client's leaving cancels the request's task on the path that awaits the call.
+    func takePrimedReceipt() -> UpstreamReceipt? {
+        guard let primed = notes.withLock({ notes in notes.primed.take() }) else { return nil }
+        if case .failure(is CancellationError) = primed.result { withUnsafeCurrentTask { $0?.cancel() } }
+        return primed
     }
 
     /// Runs `operation` with this context as ``current``.

@@ -1,4 +1,5 @@
 import HTTP1
+import Sockets
 
 /// The transport for `http://` upstreams: our own HTTP/1.1 client (`HTTP1.HTTPClient`), with a
 /// keep-alive connection pool per `host:port` and connect / first-byte / total timeouts.
@@ -25,20 +26,44 @@ public struct HTTP1Transport: Transport {
     public func send(_ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts) async throws
         -> HTTPResponse
     {
-        let clientTimeouts = HTTPClient.Timeouts(
-            connectNanoseconds: Self.nanoseconds(timeouts.connect),
-            firstByteNanoseconds: Self.nanoseconds(timeouts.firstByte), totalNanoseconds: Self.nanoseconds(timeouts.total))
-        let destination =
-            if let destination, destination.port == endpoint.port, destination.host == endpoint.host {
-                destination
-            } else {
-                client.destination(host: endpoint.host, port: endpoint.port)
-            }
         do {
-            return try await client.send(request, to: destination, timeouts: clientTimeouts)
+            return try await client.send(
+                request, to: destination(of: endpoint), timeouts: Self.clientTimeouts(timeouts))
         } catch let error as HTTPClientError {
             throw Self.transportError(error, endpoint: endpoint)
         }
+    }
+
+    /// ``send(_:to:timeouts:)`` from `loop`'s thread without a task: `completion` gets the answer
+    /// or the error (``TransportError``; `CancellationError` once the call is cancelled) on the
+    /// loop, possibly before this method returns.
+    /// - Returns: The call, to cancel it.
+    func send(
+        _ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts, on loop: EventLoop,
+        completion: @escaping (Result<HTTPResponse, any Error>) -> Void
+    ) -> HTTPClientCall {
+        client.send(request, to: destination(of: endpoint), timeouts: Self.clientTimeouts(timeouts), on: loop) { result in
+            completion(
+                result.mapError { error in
+                    (error as? HTTPClientError).map { Self.transportError($0, endpoint: endpoint) } ?? error
+                })
+        }
+    }
+
+    /// The client's destination for `endpoint`: the one this transport was made for, when it is.
+    private func destination(of endpoint: UpstreamEndpoint) -> HTTPClient.Destination {
+        if let destination, destination.port == endpoint.port, destination.host == endpoint.host {
+            destination
+        } else {
+            client.destination(host: endpoint.host, port: endpoint.port)
+        }
+    }
+
+    /// The client's timeouts for `timeouts`.
+    private static func clientTimeouts(_ timeouts: UpstreamTimeouts) -> HTTPClient.Timeouts {
+        HTTPClient.Timeouts(
+            connectNanoseconds: nanoseconds(timeouts.connect), firstByteNanoseconds: nanoseconds(timeouts.firstByte),
+            totalNanoseconds: nanoseconds(timeouts.total))
     }
 
     /// This transport bound to the client's destination for `endpoint` (looked up once here).

@@ -16,13 +16,20 @@ extension HTTPService {
         let left = deadline.date.timeIntervalSince(clock.now)
         guard left > 0 else { throw FetchDeadline.Exceeded() }
         guard left < timeouts.total else { return try await get(key, ifChangedFrom: validators) }
-        var bounded = timeouts
-        bounded.total = left
+        let bounded = timeouts(leaving: left)
         do {
             return try await get(key, ifChangedFrom: validators, timeouts: bounded)
         } catch let error as ServiceError where error.kind == .timeout && Self.endedByTotalTimeout(error) {
             throw FetchDeadline.Exceeded()
         }
+    }
+
+    /// The service's timeouts for a call that must end within `left` seconds: the total one
+    /// shortened to that when it is longer.
+    func timeouts(leaving left: TimeInterval) -> UpstreamTimeouts {
+        var bounded = timeouts
+        bounded.total = min(bounded.total, left)
+        return bounded
     }
 
     /// `true` when the transport gave up at the total timeout (not connecting, nor waiting for a first byte).

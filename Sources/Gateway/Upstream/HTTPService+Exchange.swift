@@ -31,7 +31,7 @@ extension HTTPService {
     }
 
     /// What one call sends, whatever its credentials.
-    private struct Call {
+    struct Call {
         let method: HTTPMethod
         let key: ResourceKey
         let base: UpstreamBase
@@ -41,37 +41,48 @@ extension HTTPService {
         let timeouts: UpstreamTimeouts
     }
 
-    /// Sends `call` with `credentials` once and collects the answer, whatever its status.
+    /// A call's request as the upstream gets it (before the observer adds the request id), with
+    /// what reading its answer needs.
+    struct Outgoing {
+        var request: HTTPRequest
+        /// The key's fields the request forwards.
+        let forwarded: [(name: String, value: String)]
+        /// The path sent upstream, base path included, without the query.
+        let path: String
+    }
+
+    /// Sends `call` with `credentials` once and collects the answer, whatever its status. The
+    /// request's ``RequestContext`` may hold the transport's outcome already (a pass-through
+    /// answered on the loop that must end as this path ends, ``LoopPassThrough``): then that is
+    /// taken instead of calling the transport.
     private func send(_ call: Call, credentials: [Credential]) async throws -> UpstreamExchange {
-        let key = call.key
-        let path = Self.joinedPath(base: call.base.path, key.path)
-        // Most keys carry no client fields: then nothing is sorted, filtered or joined.
-        let forwarded =
-            key.headers.isEmpty && key.passedHeaders.isEmpty
-            ? []
-            : key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
-                + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
-        var request = HTTPRequest(
-            method: call.method,
-            target: target(path: path, key: key, baseQuery: call.base.query, credentials: credentials),
-            headers: headers(
-                forwarding: forwarded, host: call.base.hostHeader, credentials: credentials, extra: call.extraHeaders),
-            body: call.body)
-        observer?.willSend(&request)
+        var outgoing = outgoing(call, credentials: credentials)
+        let context = RequestContext.current
+        if let primed = context?.takePrimedReceipt() {
+            let response: HTTPResponse
+            switch primed.result {
+            case .success(let answer): response = answer
+            case .failure(let error): throw failed(error, elapsedNanoseconds: primed.elapsedNanoseconds, call: call)
+            }
+            observer?.didEnd(.success(response.status), elapsedNanoseconds: primed.elapsedNanoseconds)
+            return exchange(
+                of: outgoing, key: call.key, answer: response, body: try await Self.collect(response.body),
+                requestTime: primed.requestTime, responseTime: primed.responseTime ?? clock.now)
+        }
+        observer?.willSend(&outgoing.request, id: context?.id)
         let requestTime = clock.now
         let sent = LoopInstant.now  // not a ContinuousClock.Instant: no slot of the task's allocator
         let response: HTTPResponse
         do {
             response =
                 if let http1 = call.base.http1Carrier {
-                    try await http1.send(request, to: call.base.endpoint, timeouts: call.timeouts)
+                    try await http1.send(outgoing.request, to: call.base.endpoint, timeouts: call.timeouts)
                 } else {
-                    try await call.base.carrier.send(request, to: call.base.endpoint, timeouts: call.timeouts)
+                    try await call.base.carrier.send(outgoing.request, to: call.base.endpoint, timeouts: call.timeouts)
                 }
             observer?.didEnd(.success(response.status), elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
         } catch {
-            observer?.didEnd(.failure(error), elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
-            throw failure(sending: error, key: key, endpoint: call.base.endpoint)
+            throw failed(error, elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent), call: call)
         }
         // A whole body (as the HTTP/1.1 client returns it) is taken as it is, without an async call.
         let bytes: [UInt8]
@@ -80,18 +91,55 @@ extension HTTPService {
         } else {
             bytes = try await Self.collect(response.body)
         }
+        return exchange(
+            of: outgoing, key: call.key, answer: response, body: bytes, requestTime: requestTime,
+            responseTime: clock.now)
+    }
+
+    /// What `call` throws when its transport threw `error`, once the call observer has heard of it.
+    private func failed(_ error: any Error, elapsedNanoseconds: Int64, call: Call) -> any Error {
+        observer?.didEnd(.failure(error), elapsedNanoseconds: elapsedNanoseconds)
+        return failure(sending: error, key: call.key, endpoint: call.base.endpoint)
+    }
+
+    /// What `call` sends with `credentials`.
+    func outgoing(_ call: Call, credentials: [Credential]) -> Outgoing {
+        let key = call.key
+        let path = Self.joinedPath(base: call.base.path, key.path)
+        // Most keys carry no client fields: then nothing is sorted, filtered or joined.
+        let forwarded =
+            key.headers.isEmpty && key.passedHeaders.isEmpty
+            ? []
+            : key.sortedHeaders.filter { forwardedHeaders.admits($0.name) || forwardedHeaders.passes($0.name) }
+                + key.passedHeaders.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        let request = HTTPRequest(
+            method: call.method,
+            target: target(path: path, key: key, baseQuery: call.base.query, credentials: credentials),
+            headers: headers(
+                forwarding: forwarded, host: call.base.hostHeader, credentials: credentials, extra: call.extraHeaders),
+            body: call.body)
+        return Outgoing(request: request, forwarded: forwarded, path: path)
+    }
+
+    /// The exchange of `outgoing` for `key`, answered by `answer` with the whole `body`: the
+    /// answer reduced to a representation (the targeted field removed), with its times. Learns
+    /// the unkeyed fields the answer varies on.
+    func exchange(
+        of outgoing: Outgoing, key: ResourceKey, answer: HTTPResponse, body: [UInt8], requestTime: Date,
+        responseTime: Date
+    ) -> UpstreamExchange {
         if !key.passedHeaders.isEmpty {
-            variants?.learn(VaryField(response.headers).names.intersection(key.passedHeaders.keys), for: key)
+            variants?.learn(VaryField(answer.headers).names.intersection(key.passedHeaders.keys), for: key)
         }
         // RFC 9213: the targeted field is for this cache only, not passed on.
-        let carriesTargetedField = response.headers.contains(policy.targetedField)
-        var passedOn = response.headers
+        let carriesTargetedField = answer.headers.contains(policy.targetedField)
+        var passedOn = answer.headers
         if carriesTargetedField { passedOn.remove(policy.targetedField) }
         return UpstreamExchange(
-            clientHeaders: HTTPHeaders(forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys), path: path,
-            status: response.status, endToEndHeaders: Representation.endToEndFields(of: passedOn), body: bytes,
-            responseHeaders: response.headers, carriesTargetedField: carriesTargetedField, requestTime: requestTime,
-            responseTime: clock.now)
+            clientHeaders: HTTPHeaders(outgoing.forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys),
+            path: outgoing.path, status: answer.status, endToEndHeaders: Representation.endToEndFields(of: passedOn),
+            body: body, responseHeaders: answer.headers, carriesTargetedField: carriesTargetedField,
+            requestTime: requestTime, responseTime: responseTime)
     }
 
     /// What a call throws when its transport threw `error`: `CancellationError` when the call was
@@ -148,13 +196,16 @@ extension HTTPService {
     /// Any answer the upstream actually sent with a status below 500 is an answer (4xx included);
     /// a 5xx or invalid status throws a ``ServiceError`` (`badResponse`) whose innermost link is
     /// the ``UpstreamReply``.
-    private func check(_ exchange: UpstreamExchange, key: ResourceKey) throws {
+    func check(_ exchange: UpstreamExchange, key: ResourceKey) throws {
         let status = exchange.status
-        guard !(100..<500).contains(status) else { return }
+        guard !Self.isAnswer(status: status) else { return }
         throw failure(
             .badResponse, status < 600 ? "failed" : "answered an invalid status", key: key, status: status,
             inner: UpstreamReply(exchange.representation))
     }
+
+    /// `true` for a status that is the upstream's answer, not its failure: below 500 (see ``check(_:key:)``).
+    static func isAnswer(status: Int) -> Bool { (100..<500).contains(status) }
 
     /// The whole body, gathering a stream if the transport returned one.
     static func collect(_ body: HTTPBody) async throws -> [UInt8] {

@@ -120,8 +120,16 @@ public struct HTTPService: Service {
         if let etag = validators?.etag { conditions.add(name: "If-None-Match", value: etag) }
         if let lastModified = validators?.lastModified { conditions.add(name: "If-Modified-Since", value: lastModified) }
         let exchange = try await perform(.get, key: key, extraHeaders: conditions, timeouts: timeouts)
+        return try answer(to: exchange, key: key, conditional: !conditions.fields.isEmpty)
+    }
+
+    /// What the exchange of a read of `key` (`conditional` when it carried validators) amounts to.
+    /// - Throws: ``ServiceError`` (`badResponse`) for a 304 to an unconditional request.
+    func answer(to exchange: UpstreamExchange, key: ResourceKey, conditional: Bool) throws
+        -> ServiceResponse<Representation>
+    {
         if exchange.status == 304 {
-            guard !conditions.fields.isEmpty else {
+            guard conditional else {
                 throw failure(.badResponse, "answered 304 to an unconditional request", key: key, status: 304)
             }
             let policy = policy

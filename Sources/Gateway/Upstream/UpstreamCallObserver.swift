@@ -7,8 +7,9 @@ import HTTP1
 /// is then one reference, copied with a retain, where a value's existential was copied through
 /// the runtime's witnesses at each use (~100 instructions each, three per call).
 public protocol UpstreamCallObserver: AnyObject, Sendable {
-    /// Called with each request just before it is sent; may change its fields.
-    func willSend(_ request: inout HTTPRequest)
+    /// Called with each request just before it is sent, with the id of the client's request it
+    /// serves (if any); may change its fields.
+    func willSend(_ request: inout HTTPRequest, id: RequestID?)
     /// Called once per call when it ended, `elapsedNanoseconds` after it was sent: with the
     /// answer's status, or with what the transport threw (a ``TransportError``, `CancellationError`,
     /// …). (Nanoseconds, not a `Duration`: making one and taking it apart again cost ~300

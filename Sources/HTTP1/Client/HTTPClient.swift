@@ -69,22 +69,47 @@ public final class HTTPClient: Sendable {
     public func send(
         _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts = Timeouts()
     ) async throws -> HTTPResponse {
-        // The exchange keeps the call's deadlines (no instant is held in this async function).
-        var exchange = HTTPClientExchange(
+        let loop = try EventLoop.current ?? ownLoop()
+        let call = makeCall(request, to: destination, timeouts: timeouts, on: loop)
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                // A caller already on the loop's thread (a handler task preferring the loop) starts at once.
+                if loop.isInLoopThread {
+                    call.start(ending: .resuming(continuation))
+                } else {
+                    loop.execute { call.start(ending: .resuming(continuation)) }
+                }
+            }
+        } onCancel: {
+            loop.execute { call.cancel() }
+        }
+    }
+
+    /// Sends `request` to `destination` from `loop`'s thread, on a connection of that loop, and
+    /// calls `completion` there once with the whole response (its body as `.bytes`) or the error
+    /// (`HTTPClientError`; `CancellationError` after ``HTTPClientCall/cancel()``). It may be called
+    /// before this method returns (a refused connect). Otherwise as ``send(_:to:port:timeouts:)``.
+    /// - Returns: The call, to cancel it (on the loop's thread).
+    @discardableResult
+    public func send(
+        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts = Timeouts(), on loop: EventLoop,
+        completion: @escaping HTTPClientCall.Completion
+    ) -> HTTPClientCall {
+        let call = makeCall(request, to: destination, timeouts: timeouts, on: loop)
+        call.start(ending: .callback(completion))
+        return call
+    }
+
+    /// A call of `request`, not started: its exchange keeps the call's deadlines, counted from now.
+    private func makeCall(
+        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts, on loop: EventLoop
+    ) -> HTTPClientCall {
+        let exchange = HTTPClientExchange(
             request, host: destination.host, port: destination.port, limits: configuration.limits,
             budget: configuration.bodyBudget, timeouts: timeouts)
-        let loop = try EventLoop.current ?? ownLoop()
-        let idempotent = Self.isIdempotent(request.method)
-        if let pooled = checkOut(destination, on: loop, probing: !idempotent) {
-            do {
-                return try await run(exchange, on: pooled)
-            } catch let error as HTTPClientError where error.closedBeforeAnswer && idempotent {
-                // The peer dropped the idle connection as we reused it: retry once, on a new one.
-                exchange = exchange.retry()
-            }
-        }
-        let connection = try await connect(to: destination, on: loop, for: exchange)
-        return try await run(exchange, on: connection)
+        return HTTPClientCall(
+            client: self, destination: destination, loop: loop, exchange: exchange,
+            isIdempotent: Self.isIdempotent(request.method))
     }
 
     /// Closes every idle pooled connection (connections in use close when their call ends).
@@ -101,25 +126,6 @@ public final class HTTPClient: Sendable {
     public func idleConnectionCount(host: String, port: Int) -> Int {
         let endpoint = Destination.endpoint(host: host, port: port)
         return destinations.withLock { $0[endpoint] }?.idleCount ?? 0
-    }
-
-    /// A new connection to `destination` on `loop`, within `exchange`'s connect timeout and total
-    /// deadline. Never inlined: the deadline (an instant) is held in this frame only, off the path
-    /// of a call that reuses a pooled connection.
-    @inline(never)
-    private func connect(
-        to destination: Destination, on loop: EventLoop, for exchange: HTTPClientExchange
-    ) async throws -> HTTPClientConnection {
-        let deadline = exchange.connectDeadline()
-        return try await HTTPClientConnection.connect(
-            to: try address(of: destination), destination: destination, loop: loop, deadline: deadline.instant,
-            phase: deadline.phase)
-    }
-
-    private func run(_ exchange: HTTPClientExchange, on connection: HTTPClientConnection) async throws -> HTTPResponse {
-        let (response, reusable) = try await connection.send(exchange)
-        if reusable { checkIn(connection) } else { connection.close() }
-        return response
     }
 
     /// One of the client's own loops, round robin (they start on first use).
@@ -144,7 +150,7 @@ public final class HTTPClient: Sendable {
     /// call) whether the peer closed it or sent bytes since the loop last looked: worth it for a
     /// request that may not be retried; an idempotent one is retried on a new connection instead
     /// when a reused one turns out closed.
-    private func checkOut(_ destination: Destination, on loop: EventLoop, probing: Bool) -> HTTPClientConnection? {
+    func checkOut(_ destination: Destination, on loop: EventLoop, probing: Bool) -> HTTPClientConnection? {
         let now = LoopInstant.now
         while let connection = destination.takeIdle(on: loop) {
             if !connection.isRetired, now.nanoseconds(since: connection.idleSince) < idleTimeoutNanoseconds,
@@ -157,14 +163,16 @@ public final class HTTPClient: Sendable {
         return nil
     }
 
-    private func checkIn(_ connection: HTTPClientConnection) {
+    /// Pools `connection` after an answer (closes it when its loop's pool is full).
+    func checkIn(_ connection: HTTPClientConnection) {
         connection.idleSince = .now
         if !connection.destination.pool(connection, limit: configuration.maxIdleConnectionsPerHost) {
             connection.close()
         }
     }
 
-    private func address(of destination: Destination) throws -> SocketAddress {
+    /// The address of `destination`, resolved once.
+    func address(of destination: Destination) throws -> SocketAddress {
         if let cached = destination.address.withLock({ $0 }) { return cached }
         do {
             let resolved = try SocketAddress(host: destination.host, port: destination.port)

@@ -3,12 +3,10 @@ import Sockets
 import Synchronization
 
 /// One client connection to an upstream, a channel of an ``EventLoop``: a non-blocking socket
-/// watched by the loop's epoll, deadlines as loop timers. Bridged to `async` callers with a
-/// continuation per operation (connect, exchange). A caller already running on the connection's
-/// loop (a handler task preferring that loop) has its operation started at once and is resumed on
-/// the same thread: no thread switch on the whole exchange.
+/// watched by the loop's epoll, deadlines as loop timers. Carries the operations (connect,
+/// exchange) of one ``HTTPClientCall`` at a time, which it tells on the loop how each ended.
 ///
-/// Its mutable state is confined to the loop's thread; hence `@unchecked Sendable`. One caller
+/// Its mutable state is confined to the loop's thread; hence `@unchecked Sendable`. One call
 /// uses it at a time (the pool hands it out exclusively).
 final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     /// The socket; closed once the loop has forgotten it.
@@ -26,13 +24,10 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     /// goes in, read once taken out (the pool's lock orders the two).
     var idleSince = LoopInstant.now
 
-    /// The operation in progress: its id, and the continuation of a connect or an exchange.
-    /// Unsafe continuations (a checked one allocates a canary per operation, and its optional is
-    /// tested through the runtime on every event): each is resumed once, on the loop, by the code
-    /// that clears it (or, never stored, by the operation's start).
-    private var operationID = 0
-    private var connecting: UnsafeContinuation<Void, any Error>?
-    private var exchanging: UnsafeContinuation<(HTTPResponse, reusable: Bool), any Error>?
+    /// The call whose operation is in progress (`nil` between operations), told how it ended,
+    /// once, by the code that clears it; `isConnecting` tells which operation it is.
+    private var call: HTTPClientCall?
+    private var isConnecting = false
     private var exchange: HTTPClientExchange?
     /// The operation's deadline (of its connect, or the exchange's total), and an exchange's
     /// first-byte deadline, which applies only until the answer's first byte: two fields, no list
@@ -41,9 +36,6 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     private var firstByteDeadline: LoopInstant?
     /// When the loop timer last scheduled for this connection fires (`nil`: none pending).
     private var timerDue: LoopInstant?
-    /// An operation cancelled before it reached the loop.
-    private var cancelledID: Int?
-    private static let nextID = Atomic<Int>(1)
 
     /// A deadline of the operation in progress (its error is made only if it passes).
     private struct Deadline {
@@ -64,45 +56,50 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     /// The watched descriptor.
     var descriptor: Int32 { socket.fd }
 
-    /// Connects to `address` (of `destination`) within `deadline`, on `loop`.
-    /// - Throws: `HTTPClientError` (`connectRefused`, `connectFailed`, `timeout(.connect)`), or
-    ///   `CancellationError`.
-    static func connect(
-        to address: SocketAddress, destination: HTTPClient.Destination, loop: EventLoop,
-        deadline: LoopInstant, phase: HTTPClientError.Phase
-    ) async throws -> HTTPClientConnection {
-        let endpoint = destination.endpoint
-        let started: (socket: Socket, isConnected: Bool)
+    /// A connection to `address` (of `destination`) for `loop`, its connect started (`isConnected`
+    /// when it completed at once); ``connect(isConnected:deadline:phase:for:)`` carries it on.
+    /// - Throws: `HTTPClientError` (`connectRefused`, `connectFailed`).
+    static func open(
+        to address: SocketAddress, destination: HTTPClient.Destination, loop: EventLoop
+    ) throws -> (connection: HTTPClientConnection, isConnected: Bool) {
         do {
-            started = try Socket.connect(to: address)
+            let started = try Socket.connect(to: address)
+            return (HTTPClientConnection(socket: started.socket, destination: destination, loop: loop), started.isConnected)
         } catch let error as SocketError {
-            throw HTTPClientConnection.connectError(error.code, endpoint: endpoint, underlying: error)
+            throw HTTPClientConnection.connectError(error.code, endpoint: destination.endpoint, underlying: error)
         }
-        let connection = HTTPClientConnection(socket: started.socket, destination: destination, loop: loop)
-        try await connection.perform { (_: Int, continuation: UnsafeContinuation<Void, any Error>) in
-            guard connection.register() else {
-                let cause = SocketError(operation: "epoll_ctl(\(endpoint))", code: EBADF)
-                return continuation.resume(
-                    throwing: HTTPClientError(.connectFailed, "Could not watch \(endpoint).", underlying: cause))
-            }
-            guard !started.isConnected else { return continuation.resume() }
-            connection.connecting = continuation
-            connection.setWriting(true)
-            connection.arm(Deadline(instant: deadline, phase: phase))
+    }
+
+    /// Joins the loop and finishes connecting within `deadline` (on the loop's thread); tells
+    /// `call` (``HTTPClientCall/connected(_:)``) how it ended.
+    func connect(isConnected: Bool, deadline: LoopInstant, phase: HTTPClientError.Phase, for call: HTTPClientCall) {
+        self.call = call
+        isConnecting = true
+        guard register() else {
+            let cause = SocketError(operation: "epoll_ctl(\(endpoint))", code: EBADF)
+            return fail(HTTPClientError(.connectFailed, "Could not watch \(endpoint).", underlying: cause))
         }
-        return connection
+        guard !isConnected else { return connected() }
+        setWriting(true)
+        arm(Deadline(instant: deadline, phase: phase))
     }
 
     /// Sends `exchange`'s request and reads its response, within the exchange's deadlines (its
-    /// first-byte deadline counted from when the request starts going out).
-    /// - Throws: `HTTPClientError` or `CancellationError`; the connection is closed then.
-    func send(_ exchange: HTTPClientExchange) async throws -> (HTTPResponse, reusable: Bool) {
-        try await perform { [self] _, continuation in
-            exchanging = continuation
-            self.exchange = exchange
-            arm(Deadline(instant: exchange.totalDeadline, phase: .total), firstByte: exchange.firstByteDeadline())
-            writable()
-        }
+    /// first-byte deadline counted from when the request starts going out), on the loop's
+    /// thread; tells `call` (``HTTPClientCall/answered(_:)``) how it ended. A failure closes
+    /// the connection.
+    func send(_ exchange: HTTPClientExchange, for call: HTTPClientCall) {
+        guard !isClosed else { return call.answered(.failure(closedError(afterBytes: false))) }
+        self.call = call
+        self.exchange = exchange
+        arm(Deadline(instant: exchange.totalDeadline, phase: .total), firstByte: exchange.firstByteDeadline())
+        writable()
+    }
+
+    /// Gives up on the operation in progress (on the loop's thread): it fails with
+    /// `CancellationError`, and the connection closes.
+    func cancel() {
+        fail(CancellationError())
     }
 
     /// `true` once the connection is closed or must not carry another exchange (it became
@@ -118,7 +115,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
 
     /// Readiness from the loop: the end of a connect, an answer's bytes, room to send.
     func handle(_ events: EPoll.Events) {
-        if connecting != nil { return connected() }
+        if isConnecting { return connected() }
         if !events.isDisjoint(with: [.readable, .hangUp, .error]) { readAvailable() }
         if events.contains(.writable), !isClosed { writable() }
     }
@@ -134,32 +131,6 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     }
 
     // MARK: Operations
-
-    /// Runs one operation: `begin` starts it on the loop and stores the continuation; cancelling
-    /// the calling task fails it with `CancellationError` and closes the connection.
-    private func perform<Result>(
-        _ begin: @escaping @Sendable (Int, UnsafeContinuation<Result, any Error>) -> Void
-    ) async throws -> Result {
-        let id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-        return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
-                let start: @Sendable () -> Void = { [self] in
-                    guard !isClosed, cancelledID != id else {
-                        continuation.resume(throwing: isClosed ? closedError(afterBytes: false) : CancellationError())
-                        return fail(CancellationError())
-                    }
-                    operationID = id
-                    begin(id, continuation)
-                }
-                // A caller already on the loop's thread (a handler task preferring the loop) starts at once.
-                if loop.isInLoopThread { start() } else { loop.execute(start) }
-            }
-        } onCancel: {
-            loop.execute { [self] in
-                if operationID == id { fail(CancellationError()) } else { cancelledID = id }
-            }
-        }
-    }
 
     /// Sets the operation's deadlines and arms the timer for the earliest.
     private func arm(_ deadline: Deadline, firstByte: LoopInstant? = nil) {
@@ -205,7 +176,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     /// The error of a deadline that has passed.
     private func timeoutError(_ deadline: Deadline) -> HTTPClientError {
         let message =
-            if connecting != nil { "Connecting to \(endpoint) timed out." }
+            if isConnecting { "Connecting to \(endpoint) timed out." }
             else if deadline.phase == .firstByte { "\(endpoint) did not answer in time." }
             else { "The call to \(endpoint) timed out." }
         return HTTPClientError(.timeout(deadline.phase), message)
@@ -213,26 +184,26 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
 
     /// The operation succeeded: its deadlines no longer apply (a pending timer finds none).
     private func disarm() {
-        operationID = 0
         deadline = nil
         firstByteDeadline = nil
     }
 
-    /// Ends the operation in progress with `error` (if any) and closes the connection.
+    /// Ends the operation in progress with `error` (if any, telling its call once the connection
+    /// is closed) and closes the connection.
     private func fail(_ error: any Error) {
-        operationID = 0
+        let call = self.call
+        let wasConnecting = isConnecting
+        self.call = nil
+        isConnecting = false
         exchange = nil
-        deadline = nil
-        firstByteDeadline = nil
-        connecting?.resume(throwing: error)
-        connecting = nil
-        exchanging?.resume(throwing: error)
-        exchanging = nil
-        guard !isClosed else { return }
-        isClosed = true
-        retired.store(true, ordering: .releasing)
-        if isRegistered { loop.remove(self) }
-        socket.close()
+        disarm()
+        if !isClosed {
+            isClosed = true
+            retired.store(true, ordering: .releasing)
+            if isRegistered { loop.remove(self) }
+            socket.close()
+        }
+        if wasConnecting { call?.connected(error) } else { call?.answered(.failure(error)) }
     }
 
     /// Joins the loop's channels, watched for reading (a pooled connection keeps reading).
@@ -250,7 +221,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
     // MARK: Readiness
 
     private func writable() {
-        if connecting != nil { return connected() }
+        if isConnecting { return connected() }
         while let exchange, !exchange.isSent {
             let result = exchange.outbound.withUnsafeBytes {
                 socket.send(UnsafeRawBufferPointer(rebasing: $0[exchange.sent...]))
@@ -273,11 +244,12 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
             let cause = SocketError(operation: "connect(\(endpoint))", code: code)
             return fail(Self.connectError(code, endpoint: endpoint, underlying: cause))
         }
-        let continuation = connecting
-        connecting = nil
+        let call = self.call
+        self.call = nil
+        isConnecting = false
         disarm()
         setWriting(false)
-        continuation?.resume()
+        call?.connected(nil)
     }
 
     /// Reads until the socket has nothing more (`EAGAIN`; the source may not fire again for bytes
@@ -329,13 +301,13 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
             fail(HTTPClientError(.overBudget, "The answer from \(endpoint) would exceed the in-flight body budget."))
         case .response(let response, let reusable):
             let sentAll = exchange?.isSent ?? false
-            let continuation = exchanging
-            exchanging = nil
+            let call = self.call
+            self.call = nil
             exchange = nil
             disarm()
             // A connection going back to the pool keeps reading: anything it receives while idle condemns it.
             setWriting(false)
-            continuation?.resume(returning: (response, reusable && sentAll))
+            call?.answered(.success((response, reusable && sentAll)))
         }
     }
 

@@ -14,6 +14,10 @@ extension HTTPConnection {
         if let response = handler.respondImmediately(to: &request) {
             return respond(with: response)
         }
+        isAwaitingLoopAnswer = true
+        if handler.answerOnLoop(request, HTTPLoopAnswer(connection: self)) { return false }
+        isAwaitingLoopAnswer = false
+        loopAnswerCancel = nil
         task = loop.startTask { [self, request] in
             let response = await handler.handle(request)
             // The task prefers the loop, so it is on the loop's thread here: the answer is queued
@@ -29,6 +33,30 @@ extension HTTPConnection {
         task = nil
         if respond(with: response) { parseBufferedRequests() }
         flush()
+    }
+
+    /// The answer a handler promised in ``HTTPHandler/answerOnLoop(_:_:)``: queued as a task's
+    /// is; dropped once the connection closed (or gave up on it). One given while requests are
+    /// being parsed (before `answerOnLoop` returned) waits for the loop's next turn, where the
+    /// requests behind it are parsed again.
+    func loopAnswered(_ response: HTTPResponse) {
+        guard !isParsing else { return loop.execute { [self] in loopAnswered(response) } }
+        guard !isClosed, machine.state == .responding, isAwaitingLoopAnswer else { return }
+        isAwaitingLoopAnswer = false
+        loopAnswerCancel = nil
+        if respond(with: response) { parseBufferedRequests() }
+        flush()
+    }
+
+    /// Gives up on a handler's work for the request being answered: cancels its task, or the
+    /// work it started on the loop (see ``HTTPLoopAnswer/onCancel(_:)``).
+    func cancelHandlerWork() {
+        task?.cancel()
+        task = nil
+        isAwaitingLoopAnswer = false
+        let cancel = loopAnswerCancel
+        loopAnswerCancel = nil
+        cancel?()
     }
 
     /// Queues a response: its head, then its body by reference (a cached body is written from
@@ -122,8 +150,7 @@ extension HTTPConnection {
     /// and closes after writing it.
     func sendError(_ response: HTTPResponse) {
         answeringMethod = .get
-        task?.cancel()
-        task = nil
+        cancelHandlerWork()
         respond(with: response)
     }
 }

@@ -22,7 +22,7 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
     /// Received bytes not parsed yet (a partial request, or pipelined requests waiting their turn).
     private(set) var inbound = HTTPInboundBuffer()
     /// Set while `parseBufferedRequests()` runs, so nothing it calls can start it again.
-    private var isParsing = false
+    private(set) var isParsing = false
     /// Bytes waiting for the socket to accept them: heads, and bodies by reference.
     var outbound = HTTPOutboundQueue()
     /// `true` while a streamed body is being written.
@@ -36,6 +36,11 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
     /// The handler or stream job for the request being answered (a task of the loop's, see
     /// `EventLoop.startTask(_:)`).
     var task: EventLoopTask?
+    /// `true` while the handler answers the request on the loop, without a task
+    /// (``HTTPHandler/answerOnLoop(_:_:)``).
+    var isAwaitingLoopAnswer = false
+    /// What gives up on that work when the connection closes first (``HTTPLoopAnswer/onCancel(_:)``).
+    var loopAnswerCancel: (() -> Void)?
     /// A stream task waiting for `outbound` to drain (backpressure), resumed with `false` on close.
     /// Unsafe (a checked continuation's optional is tested through the runtime each time the
     /// outbound queue drains, on every response): resumed once, by the code that clears it.
@@ -251,8 +256,7 @@ final class HTTPConnection: EventLoopChannel, @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         _ = machine.peerClosed()
-        task?.cancel()
-        task = nil
+        cancelHandlerWork()
         drainWaiter?.resume(returning: false)
         drainWaiter = nil
         loop.remove(self)

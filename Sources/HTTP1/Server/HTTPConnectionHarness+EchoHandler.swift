@@ -1,6 +1,6 @@
 extension HTTPConnectionHarness {
     /// Answers every request 200 with `METHOD target` as its body, on the event loop
-    /// (`respondImmediately`) or in a task, as `answering` says.
+    /// (`respondImmediately`, or later through `answerOnLoop`) or in a task, as `answering` says.
     public struct EchoHandler: HTTPHandler {
         /// Which path the answers take.
         public enum Answering: Sendable, CaseIterable {
@@ -10,6 +10,8 @@ extension HTTPConnectionHarness {
             case asynchronously
             /// Targets of odd length from a task, the rest at once.
             case mixed
+            /// Every answer on the loop, on its next turn, without a task (`answerOnLoop`).
+            case later
         }
 
         /// Which path the answers take.
@@ -25,9 +27,17 @@ extension HTTPConnectionHarness {
         public func respondImmediately(to request: inout HTTPRequest) -> HTTPResponse? {
             switch answering {
             case .immediately: answer(request)
-            case .asynchronously: nil
+            case .asynchronously, .later: nil
             case .mixed: request.target.utf8.count % 2 == 0 ? answer(request) : nil
             }
+        }
+
+        /// For ``Answering/later``: the answer on the loop's next turn.
+        public func answerOnLoop(_ request: HTTPRequest, _ answer: HTTPLoopAnswer) -> Bool {
+            guard answering == .later else { return false }
+            let response = self.answer(request)
+            answer.loop.execute { answer.respond(response) }
+            return true
         }
 
         /// The answer, after a yield (so it really comes back later).

@@ -14,22 +14,25 @@ struct EndToEndGateway {
     /// Builds and starts a gateway.
     static func start(
         services: [String: ServiceSettings], repositories: [String: RepositorySettings],
-        clock: ManualClock = EndToEndGateway.makeClock(), disk: URL? = nil, adminToken: String? = nil
+        clock: ManualClock = EndToEndGateway.makeClock(), disk: URL? = nil, adminToken: String? = nil,
+        passThroughOnLoop: Bool = true
     ) async throws -> EndToEndGateway {
         let configuration = GatewayConfiguration(
             server: ServerSettings(port: 0, adminToken: adminToken),
             cache: CacheSettings(disk: disk.map { DiskCacheSettings(path: $0.path) }), services: services,
             repositories: repositories)
-        return try await start(configuration: configuration, clock: clock)
+        return try await start(configuration: configuration, clock: clock, passThroughOnLoop: passThroughOnLoop)
     }
 
-    /// Builds and starts a gateway from a whole configuration (e.g. a loaded file; give it port 0).
-    static func start(configuration: GatewayConfiguration, clock: ManualClock = EndToEndGateway.makeClock())
-        async throws -> EndToEndGateway
-    {
+    /// Builds and starts a gateway from a whole configuration (e.g. a loaded file; give it port 0);
+    /// `passThroughOnLoop: false` answers every pass-through in a task, as before that path.
+    static func start(
+        configuration: GatewayConfiguration, clock: ManualClock = EndToEndGateway.makeClock(),
+        passThroughOnLoop: Bool = true
+    ) async throws -> EndToEndGateway {
         let container = try await Bootstrap.makeContainer(
             configuration: configuration, clock: clock, logger: RecordingLogger())
-        let server = Bootstrap.makeServer(container: container)
+        let server = Bootstrap.makeServer(container: container, passThroughOnLoop: passThroughOnLoop)
         try await server.start()
         return EndToEndGateway(container: container, server: server, clock: clock)
     }

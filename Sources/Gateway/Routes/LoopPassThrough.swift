@@ -1,0 +1,110 @@
+import HTTP1
+import RDS
+import Sockets
+
+/// The loop-native pass-through: a `GET` or `HEAD` of a key marked hit-for-pass (its last answer
+/// could not be stored, see ``RDS/Repository/get(_:intent:passing:)``) answered on the server's
+/// event loop, without a task, as ``InstrumentedHandler/answerOnLoop(_:_:)`` drives it.
+///
+/// One per route whose repository's service qualifies (``RouteResources/loopPassThrough``). A
+/// request qualifies when the fast path left its ``MatchedRoute`` with the key's mark seen
+/// (nothing stored), and nothing would make today's read take another turn: the route allows
+/// the method, the request has no `Cache-Control` or `Pragma`, nobody watches the key (whose
+/// states a read would publish), the repository's service is an ``HTTPService`` over the
+/// HTTP/1.1 client with no credential providers, and the key forwards no unkeyed field.
+///
+/// It sends the request today's path would send (``HTTPService/outgoing(_:credentials:)``, with
+/// the same fetch deadline) through the client's callback form, on the same loop. An answer that
+/// is *plain* (below 500, not 304, not storable, no `Vary` that re-keys the read) is made into
+/// today's response there (the same exchange, representation and ``RepositoryResponse``). Anything
+/// else, and a call the client's leaving cancels, goes back to today's path with the call's
+/// outcome in hand (``Outcome/replay(_:)``): that path takes it instead of calling again, so its
+/// error chains, published states, stored entries and log lines stay the only ones there are.
+final class LoopPassThrough: Sendable {
+    /// How the pass-through ended.
+    enum Outcome {
+        /// Today's response to a plain answer (before the request id and metrics are added).
+        case answered(HTTPResponse)
+        /// Not plain: today's path is to answer, with this outcome of the call.
+        case replay(UpstreamReceipt)
+    }
+
+    /// The route whose reads it answers.
+    let route: RepositoryRoute
+    private let repository: Repository<ResourceKey, Representation>
+    private let service: HTTPService
+    private let refresher: BackgroundRefresher<ResourceKey, Representation>?
+
+    /// The pass-through of `route`'s reads, or `nil` when its repository's service does not
+    /// qualify (see the type's documentation).
+    init?(
+        route: RepositoryRoute, repository: Repository<ResourceKey, Representation>?,
+        refresher: BackgroundRefresher<ResourceKey, Representation>?
+    ) {
+        guard let repository, let service = repository.service as? HTTPService, service.credentials.isEmpty else {
+            return nil
+        }
+        self.route = route
+        self.repository = repository
+        self.service = service
+        self.refresher = refresher
+    }
+
+    /// Where `request` for `key` (marked hit-for-pass) goes when it qualifies, and through which
+    /// transport; `nil` otherwise.
+    func upstream(for request: HTTPRequest, key: ResourceKey) -> (base: UpstreamBase, carrier: HTTP1Transport)? {
+        guard route.settings.methods.contains(request.method.rawValue), key.passedHeaders.isEmpty,
+            !request.headers.contains("Cache-Control"), !request.headers.contains("Pragma"),
+            !repository.store.broadcasters.isWatched(key),
+            let base = service.bases.base(of: service.host.baseURL, transport: service.transport),
+            let carrier = base.http1Carrier
+        else { return nil }
+        return (base, carrier)
+    }
+
+    /// Sends the upstream request for `key` to `upstream` (carrying `id`) from `loop`'s thread;
+    /// `completion` gets the outcome there, possibly before this returns.
+    /// - Returns: The upstream call, to cancel it when the client goes away.
+    func start(
+        _ request: HTTPRequest, key: ResourceKey, to upstream: (base: UpstreamBase, carrier: HTTP1Transport),
+        id: RequestID, on loop: EventLoop, completion: @escaping (Outcome) -> Void
+    ) -> HTTPClientCall {
+        let (base, carrier) = upstream
+        refresher?.noteRead(key)
+        let call = HTTPService.Call(
+            method: .get, key: key, base: base, extraHeaders: HTTPHeaders(), body: [],
+            timeouts: service.timeouts(leaving: repository.policy.fetchDeadline))
+        var outgoing = service.outgoing(call, credentials: [])
+        service.observer?.willSend(&outgoing.request, id: id)
+        let requestTime = service.clock.now
+        let sent = LoopInstant.now
+        return carrier.send(outgoing.request, to: base.endpoint, timeouts: call.timeouts, on: loop) { [self] result in
+            let receipt = UpstreamReceipt(
+                result: result, requestTime: requestTime, responseTime: service.clock.now,
+                elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
+            completion(outcome(of: receipt, sent: outgoing, key: key, for: request))
+        }
+    }
+
+    /// Today's response when the call's answer is plain; the receipt to replay otherwise.
+    private func outcome(
+        of receipt: UpstreamReceipt, sent outgoing: HTTPService.Outgoing, key: ResourceKey, for request: HTTPRequest
+    ) -> Outcome {
+        guard case .success(let answer) = receipt.result, case .bytes(let body) = answer.body,
+            HTTPService.isAnswer(status: answer.status)
+        else { return .replay(receipt) }
+        let exchange = service.exchange(
+            of: outgoing, key: key, answer: answer, body: body, requestTime: receipt.requestTime,
+            responseTime: receipt.responseTime ?? service.clock.now)
+        guard case .fetched(let fetched)? = try? service.answer(to: exchange, key: key, conditional: false),
+            !fetched.freshness.isStorable, route.variants.rekeyed(key, for: fetched.value.headers) == nil
+        else { return .replay(receipt) }
+        service.observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
+        let settings = route.settings
+        return .answered(
+            RepositoryResponse.make(
+                RepositoryAnswer(value: fetched.value, entry: nil, cacheStatus: .bypass), request: request,
+                now: service.clock.now, downstreamCacheControl: settings.downstreamCacheControl,
+                heuristic: settings.isHeuristic(fetched.value), hiddenField: settings.hiddenTagField))
+    }
+}
