@@ -37,7 +37,8 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     /// Tells which route (and repository) a request belongs to; must be cheap and never block.
     public typealias Classifier = @Sendable (HTTPRequest) -> RouteClassification
     /// Answers a request at once, naming the route that answered and the answer's `X-Cache`
-    /// value (as its fields hold it); `nil` for the async path.
+    /// value (as its fields hold it); `nil` for the async path. The answer holds no `X-Request-ID`:
+    /// the request's own is appended to it without searching its fields for another.
     public typealias ClassifiedResponder =
         @Sendable (inout HTTPRequest) -> (response: HTTPResponse, route: RouteClassification, xCache: String?)?
 
@@ -73,7 +74,9 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         self.classify = classify
         self.respondClassified =
             respondImmediately ?? { request in
-                inner.respondImmediately(to: &request).map { ($0, classify(request), $0.headers["X-Cache"]) }
+                guard var response = inner.respondImmediately(to: &request) else { return nil }
+                response.headers.remove(RequestID.headerName)
+                return (response, classify(request), response.headers["X-Cache"])
             }
         self.recentProblems = recentProblems
         self.passesThroughOnLoop = passesThroughOnLoop
@@ -84,9 +87,10 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         let start = LoopInstant.now
         // Taken apart at once: a response read out of the tuple was copied, and the tuple destroyed.
         guard case (var response, let route, let cache)? = respondClassified(&request) else { return nil }
-        finish(
-            &response, cache: cache, method: request.method, path: request.path, route: route,
-            id: RequestID(header: request.headers[RequestID.headerName]), since: start)
+        let id = RequestID(header: request.headers[RequestID.headerName])
+        finish(&response, cache: cache, method: request.method, path: request.path, route: route, id: id, since: start)
+        assert(!response.headers.contains(RequestID.headerName), "an immediate answer holds an X-Request-ID")
+        response.headers.add(name: RequestID.headerName, value: id.value)
         return response
     }
 
@@ -110,6 +114,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
                 finish(
                     &response, cache: "BYPASS", method: request.method, path: request.path,
                     route: passThrough.route.classification, id: id, since: start)
+                response.headers[RequestID.headerName] = id.value
                 answer.respond(response)
             case .replay(let receipt):
                 replay(request, id: id, since: start, receipt: receipt, to: answer)
@@ -166,6 +171,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
             route: context.route ?? classify(request), id: id,
             since: start,
             clientGone: Task.isCancelled, error: context.problemField)
+        answer.headers[RequestID.headerName] = id.value
         return answer
     }
 
@@ -186,9 +192,8 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     static var clientClosedRequest: Int { 499 }
 
     /// Counts and logs the answer to a `requestMethod` request for `path`, whose `X-Cache` value is
-    /// `cache`, and adds the request id to it (in place: its fields are usually not shared, so
-    /// they are not copied). Given the request's method and path, not the request: reading an
-    /// `inout` request whole copies it.
+    /// `cache` (the caller adds the request id to it). Given the request's method and path, not
+    /// the request: reading an `inout` request whole copies it.
     private func finish(
         _ response: inout HTTPResponse, cache: String?, method requestMethod: HTTPMethod, path: Substring,
         route classification: RouteClassification, id: RequestID, since start: LoopInstant, clientGone: Bool = false, error: String? = nil
@@ -222,6 +227,5 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
             recentProblems?.record(
                 method: method, path: String(path), status: status, requestID: id.value, chain: error)
         }
-        response.headers[RequestID.headerName] = id.value
     }
 }

@@ -7,7 +7,8 @@ import Synchronization
 /// Turns a ``RepositoryAnswer`` into what the client sees: the upstream's status, body and every
 /// stored end-to-end field (its own `Cache-Control`, `Expires` and `Date` included), plus `Age`
 /// (RFC 9111 §4.2.3), `Cache-Status` (RFC 9211), `X-Cache` and the stale-because-failed headers;
-/// 304 when the client's conditional headers match. `Set-Cookie` is never replayed from cache.
+/// 304 when the client's conditional headers match. `Set-Cookie` is never replayed from cache,
+/// nor a stored `X-Request-ID` (another request's: each answer gets its request's own).
 enum RepositoryResponse {
     /// The `Cache-Status` cache name.
     static let cacheName = "rds-gateway"
@@ -50,6 +51,7 @@ enum RepositoryResponse {
         if let hiddenField, facts.mayHold(hiddenField) { headers.remove(hiddenField) }
         // The stored fields rarely hold one of those replaced here: then each is appended, unsearched.
         let replacing = facts.holdsServedFields
+        if replacing { headers.remove(RequestID.headerName) }
         // The entry's age read in place (binding the entry would copy it, fields and all).
         if let age = answer.entry?.age(at: now) {
             if replacing { headers.remove("Set-Cookie") }

@@ -3,14 +3,14 @@ import HTTP1
 /// What replaying a representation's fields needs to know of them, found in one pass when the
 /// representation is made (see ``Representation/replayFacts``): its validators, and whether it
 /// holds a field a cached answer replaces or drops (`Age`, `X-Cache`, `Cache-Status`,
-/// `Set-Cookie`). Without one, a hit appends its own fields without searching the stored ones;
+/// `Set-Cookie`, `X-Request-ID`). Without one, a hit appends its own fields without searching the stored ones;
 /// a field it hides (the repository's tag field) is searched for only when ``mayHold(_:)``.
 struct ReplayFacts: Sendable {
     /// The first `ETag` value.
     let etag: String?
     /// The first `Last-Modified` value.
     let lastModified: String?
-    /// `true` when a field is named `Age`, `X-Cache`, `Cache-Status` or `Set-Cookie`.
+    /// `true` when a field is named `Age`, `X-Cache`, `Cache-Status`, `Set-Cookie` or `X-Request-ID`.
     let holdsServedFields: Bool
     /// Bit ``signature(_:)`` set for each field's name.
     private let signatures: UInt64
@@ -41,7 +41,10 @@ struct ReplayFacts: Sendable {
                 case 4: if etag == nil, HTTPHeaders.equalsIgnoringCase(name, "etag") { etag = fields[index].value }
                 case 7: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "x-cache")
                 case 10: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "set-cookie")
-                case 12: holdsServedFields = holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "cache-status")
+                case 12:
+                    holdsServedFields =
+                        holdsServedFields || HTTPHeaders.equalsIgnoringCase(name, "cache-status")
+                        || HTTPHeaders.equalsIgnoringCase(name, RequestID.headerName)
                 case 13:
                     if lastModified == nil, HTTPHeaders.equalsIgnoringCase(name, "last-modified") {
                         lastModified = fields[index].value

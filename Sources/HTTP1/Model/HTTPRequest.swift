@@ -35,9 +35,10 @@ public struct HTTPRequest: Sendable {
         self.remoteAddress = remoteAddress
     }
 
-    /// The target's path, before any `?`.
+    /// The target's path, before any `?`. (Without a query, the whole target as a substring:
+    /// cutting it by its own bounds would check those bounds, ~150 instructions a read.)
     public var path: Substring {
-        queryMark.map { target[..<$0] } ?? target[...]
+        queryMark.map { target[..<$0] } ?? Substring(target)
     }
 
     /// The target's query, after the first `?`, or `nil` when there is none.

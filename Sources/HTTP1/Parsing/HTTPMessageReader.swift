@@ -39,15 +39,19 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
             case .invalid(let error): return failed(error)
             case .complete(let startLine, let headers, let end):
                 let parsed = Head(startLine: startLine, headers: headers)
-                var reader: HTTPBodyReader
+                let bodyFraming: HTTPBodyFraming
                 do throws(HTTPParseError) {
-                    reader = HTTPBodyReader(framing: try framing(parsed), start: end)
+                    bodyFraming = try framing(parsed)
                 } catch {
                     return failed(error)
                 }
+                // A message without a body (a GET, a 304) is complete with its head: no body
+                // reader made and destroyed (its optional chunked decoder is copied through witnesses).
+                if bodyFraming == .length(0) { return completed(consume parsed, body: [], end: end) }
+                var reader = HTTPBodyReader(framing: bodyFraming, start: end)
                 // A message whose body is in too (most are) never passes through the stored state.
                 switch reader.read(buffer, limits: limits, endOfStream: endOfStream) {
-                case .complete(let bytes, let end): return completed(parsed, body: bytes, end: end)
+                case .complete(let bytes, let end): return completed(consume parsed, body: bytes, end: end)
                 case .invalid(let error): return failed(error)
                 case .incomplete:
                     head = parsed
@@ -65,8 +69,11 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
 
     /// The message of `head` and `body`, which ends before `end`; the reader starts afresh.
     /// (The result is made here, where it is returned: a result inspected on its way out was
-    /// copied, and the copy destroyed.)
-    private mutating func completed(_ head: Head, body: [UInt8], end: Int) -> HTTPParseResult<Message> {
+    /// copied, and the copy destroyed. A head just parsed is handed in with `consume`: borrowed,
+    /// it was copied into the message and destroyed after, through outlined witnesses.)
+    private mutating func completed(_ head: consuming Head, body: consuming [UInt8], end: Int)
+        -> HTTPParseResult<Message>
+    {
         self = HTTPMessageReader()
         return .complete(Message(head: head, body: body), consumed: end)
     }

@@ -128,6 +128,21 @@ struct InstrumentedHandlerTests {
         #expect(try #require(logger.entries.only).fields["cache"] == "HIT")
     }
 
+    /// An inner handler's own `X-Request-ID` (say, replayed from a stored answer) gives way to the
+    /// request's, on both paths: each answer carries exactly one.
+    @Test func answers_CarryTheRequestsIDAlone_WhateverIDTheInnerHandlersAnswerHeld() async throws {
+        let answer = HTTPResponse(status: 200, headers: ["x-request-id": "another-request", "X-Cache": "HIT"])
+        let inner = ClosureHTTPHandler(immediate: { _ in answer }, handle: { _ in answer })
+        let handler = InstrumentedHandler(wrapping: inner, metrics: GatewayMetrics(), logger: RecordingLogger()) { _ in
+            .unmatched
+        }
+        let request = HTTPRequest(method: .get, target: "/x", headers: ["X-Request-ID": "trace-7"])
+        let fast = try #require(handler.respondImmediately(toCopyOf: request))
+        #expect(fast.headers.values(for: "X-Request-ID") == ["trace-7"])
+        #expect(fast.headers["X-Cache"] == "HIT")
+        #expect(await handler.handle(request).headers.values(for: "X-Request-ID") == ["trace-7"])
+    }
+
     @Test func respondImmediately_ReturnsNil_WhenTheInnerHandlerHasNoImmediateAnswer() {
         let handler = InstrumentedHandler(wrapping: EchoHandler(), metrics: GatewayMetrics(), logger: RecordingLogger())
         { _ in
