@@ -1,5 +1,4 @@
 import HTTP1
-import Synchronization
 
 /// The parsed `Cache-Control` fields of a message (RFC 9111 §5.2).
 ///
@@ -41,20 +40,20 @@ public struct CacheControl: Sendable, Hashable {
     /// Parses one field value.
     public init(_ fieldValue: String) { self.init(fieldValues: [fieldValue]) }
 
-    /// The text last read by ``recent(_:)`` and its directives, shared by every thread.
-    private static let recentlyRead = Mutex<(text: String, control: CacheControl)?>(nil)
+    /// The text last read by ``recent(_:)`` on each thread, and its directives.
+    private static let recentlyRead = ThreadMemo<String, CacheControl>()
 
     /// ``init(_:)`` for the lone `Cache-Control` line of an answer: a service's answers mostly
-    /// carry the same value, so the last value read and its directives are kept, and the same
-    /// text again is compared, not parsed (its directives' names not compared with each known one).
+    /// carry the same value, so the last value read on this thread and its directives are kept,
+    /// and the same text again is compared, not parsed (its directives' names not compared with
+    /// each known one).
     static func recent(_ fieldValue: String) -> CacheControl {
-        if let known = recentlyRead.withLock({ $0?.text == fieldValue ? $0?.control : nil }) { return known }
-        var parser = CacheControlParser()
-        var value = fieldValue
-        value.withUTF8 { parser.parse($0) }
-        let control = CacheControl(directives: parser.directives)
-        recentlyRead.withLock { $0 = (fieldValue, control) }
-        return control
+        recentlyRead.value(for: fieldValue) { text in
+            var parser = CacheControlParser()
+            var value = text
+            value.withUTF8 { parser.parse($0) }
+            return CacheControl(directives: parser.directives)
+        }
     }
 
     /// Reads the directives a cache asks about in one pass (asking each by name would scan them all

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Reads HTTP dates (RFC 9110 §5.6.7) strictly, in exactly the three formats a recipient must
 /// accept; anything else is `nil`, which callers treat as a date in the past (an `Expires` that
@@ -12,17 +11,13 @@ public enum HTTPDateParser {
     /// The three-letter names as numbers (``code(_:)``), compared without making strings.
     private static let monthCodes = months.map { code($0.utf8) }
     private static let shortDayCodes = shortDays.map { code($0.utf8) }
-    /// The text last read by ``parseRecent(_:)`` and its date, shared by every thread.
-    private static let recent = Mutex<(text: String, date: Date?)>(("", nil))
+    /// The text last read by ``parseRecent(_:)`` on each thread, and its date.
+    private static let recent = ThreadMemo<String, Date?>()
 
     /// ``parse(_:)`` for a `Date` field: the answers of one second carry the same text, so the
-    /// last text read and its date are kept, and the same text again is compared, not parsed.
-    public static func parseRecent(_ text: String) -> Date? {
-        if let known = recent.withLock({ $0.text == text ? Optional($0.date) : nil }) { return known }
-        let date = parse(text)
-        recent.withLock { $0 = (text, date) }
-        return date
-    }
+    /// last text read on this thread and its date are kept, and the same text again is compared,
+    /// not parsed.
+    public static func parseRecent(_ text: String) -> Date? { recent.value(for: text, make: parse) }
 
     /// Parses `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate), `Sunday, 06-Nov-94 08:49:37 GMT`
     /// (obsolete RFC 850) or `Sun Nov  6 08:49:37 1994` (asctime); `nil` for anything else.

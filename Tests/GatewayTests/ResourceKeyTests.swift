@@ -25,6 +25,19 @@ struct ResourceKeyTests {
         #expect(try one.encodedBytes() == two.encodedBytes())
     }
 
+    @Test func rawHashValue_IsEqualForEqualKeys_FollowsTheSeed_AndSpreadsKeysApart() {
+        let key = ResourceKey(repository: "r", path: "/x", query: "a=1")
+        let equal = ResourceKey(repository: "r", path: "/x", query: "a=1")
+        let seeds = [0, 1, 42, -7]
+        for seed in seeds { #expect(key._rawHashValue(seed: seed) == equal._rawHashValue(seed: seed)) }
+        #expect(Set(seeds.map { key._rawHashValue(seed: $0) }).count == seeds.count)
+        // The low bits, which pick a table's bucket, tell a thousand keys apart nearly always.
+        let keys = (0..<1_000).map { ResourceKey(repository: "r", path: "/items/\($0)") }
+        #expect(Set(keys.map { $0._rawHashValue(seed: 0) & 0xFFFF_FFFF }).count >= 999)
+        let table = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        #expect(keys.indices.allSatisfy { table[ResourceKey(repository: "r", path: "/items/\($0)")] == $0 })
+    }
+
     @Test func keysWithoutAQuery_AreEqualAndHashAlike_HoweverTheirQueryWasEmpty() {
         let keys = [nil, "", "&&"].map { ResourceKey(repository: "r", path: "/x", query: $0) }
         #expect(Set(keys.map(\.hashValue)).count == 1)

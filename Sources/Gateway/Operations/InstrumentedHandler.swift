@@ -133,7 +133,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
     ) {
         let loop = answer.loop
         let task = loop.startTask { [self] in
-            let response = await self.answer(request, id: id, since: start, primed: receipt)
+            let response = await self.answer(request, id: id, since: start, in: RequestContext(id: id, primed: receipt))
             guard loop.isInLoopThread else { return loop.execute { answer.respond(response) } }
             answer.respond(response)
         }
@@ -149,20 +149,22 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         // one is not added (the inner handler reads ``RequestID/current``): adding a field would
         // copy every field of the request, which the server's task still holds. (The request is
         // copied only to be changed: a `var` copy of it costs its retains and releases.)
-        guard let header, header != id.value else { return await answer(request, id: id, since: start) }
+        guard let header, header != id.value else {
+            return await answer(request, id: id, since: start, in: RequestContext(id: id))
+        }
         var replaced = request
         replaced.headers[RequestID.headerName] = id.value
-        return await answer(replaced, id: id, since: start)
+        return await answer(replaced, id: id, since: start, in: RequestContext(id: id))
     }
 
-    /// `request` answered by the inner handler with a ``RequestContext`` of `id` (and the `primed`
-    /// outcome of its upstream call, if any) bound, then counted and logged.
+    /// `request` answered by the inner handler with `context` (of `id`) bound, then counted and
+    /// logged. (The caller makes the context: an `async` function keeps its arguments in its
+    /// frame, and the context is one reference where a primed receipt is several words.)
     private func answer(
-        _ request: HTTPRequest, id: RequestID, since start: LoopInstant, primed: UpstreamReceipt? = nil
+        _ request: HTTPRequest, id: RequestID, since start: LoopInstant, in context: RequestContext
     ) async -> HTTPResponse {
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
-        let context = RequestContext(id: id, primed: primed)
         var answer = await context.bind { await inner.handle(request) }
         let cache = answer.headers["X-Cache"]
         // The server cancels the handling task when the client goes away.

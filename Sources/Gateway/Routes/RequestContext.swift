@@ -15,7 +15,6 @@ final class RequestContext: TaskPlacementScope {
         var chain: ErrorChain?
         var route: RouteClassification?
         var audience = ProblemAudience.anonymous
-        var primed: UpstreamReceipt?
     }
 
     /// The request's id (`nil` when no ``InstrumentedHandler`` gave it one): see ``RequestID/current``.
@@ -24,6 +23,10 @@ final class RequestContext: TaskPlacementScope {
     /// fetch) run there too.
     let preferredExecutor: (any TaskExecutor)?
     private let notes = Mutex(Notes())
+    /// The outcome of the request's upstream call a ``LoopPassThrough`` made (`nil` for most
+    /// requests, which then take no lock to learn it), and whether a call took it.
+    private let primed: UpstreamReceipt?
+    private let primedTaken = Atomic<Bool>(false)
 
     /// The context of the request the current task answers (bound with ``bind(_:)``). Tasks
     /// started while answering (an upstream fetch, a background refresh) inherit it.
@@ -34,14 +37,14 @@ final class RequestContext: TaskPlacementScope {
     init(id: RequestID?, primed: UpstreamReceipt? = nil) {
         self.id = id
         self.preferredExecutor = EventLoop.current
-        if let primed { notes.withLock { $0.primed = primed } }
+        self.primed = primed
     }
 
     /// The outcome of the request's upstream call made already, once (the first call that asks
     /// takes it). A call the client's leaving cancelled cancels the current task as it is taken,
     /// as the client's leaving cancels the request's task on the path that awaits the call.
     func takePrimedReceipt() -> UpstreamReceipt? {
-        guard let primed = notes.withLock({ notes in notes.primed.take() }) else { return nil }
+        guard let primed, !primedTaken.exchange(true, ordering: .relaxed) else { return nil }
         if case .failure(is CancellationError) = primed.result { withUnsafeCurrentTask { $0?.cancel() } }
         return primed
     }

@@ -58,31 +58,28 @@ extension HTTPService {
     private func send(_ call: Call, credentials: [Credential]) async throws -> UpstreamExchange {
         var outgoing = outgoing(call, credentials: credentials)
         let context = RequestContext.current
-        if let primed = context?.takePrimedReceipt() {
-            let response: HTTPResponse
-            switch primed.result {
-            case .success(let answer): response = answer
-            case .failure(let error): throw failed(error, elapsedNanoseconds: primed.elapsedNanoseconds, call: call)
-            }
-            observer?.didEnd(.success(response.status), elapsedNanoseconds: primed.elapsedNanoseconds)
-            return exchange(
-                of: outgoing, key: call.key, answer: response, body: try await Self.collect(response.body),
-                requestTime: primed.requestTime, responseTime: primed.responseTime ?? clock.now)
-        }
-        observer?.willSend(&outgoing.request, id: context?.id)
-        let requestTime = clock.now
-        let sent = LoopInstant.now  // not a ContinuousClock.Instant: no slot of the task's allocator
         let response: HTTPResponse
-        do {
-            response =
-                if let http1 = call.base.http1Carrier {
-                    try await http1.send(outgoing.request, to: call.base.endpoint, timeouts: call.timeouts)
-                } else {
-                    try await call.base.carrier.send(outgoing.request, to: call.base.endpoint, timeouts: call.timeouts)
-                }
-            observer?.didEnd(.success(response.status), elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
-        } catch {
-            throw failed(error, elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent), call: call)
+        let requestTime: Date
+        var responseTime: Date?
+        if let primed = context?.takePrimedReceipt() {
+            response = try answer(of: primed, call: call)
+            requestTime = primed.requestTime
+            responseTime = primed.responseTime
+        } else {
+            observer?.willSend(&outgoing.request, id: context?.id)
+            requestTime = clock.now
+            let sent = LoopInstant.now  // not a ContinuousClock.Instant: no slot of the task's allocator
+            do {
+                response =
+                    if let http1 = call.base.http1Carrier {
+                        try await http1.send(outgoing.request, to: call.base.endpoint, timeouts: call.timeouts)
+                    } else {
+                        try await call.base.carrier.send(outgoing.request, to: call.base.endpoint, timeouts: call.timeouts)
+                    }
+                observer?.didEnd(.success(response.status), elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
+            } catch {
+                throw failed(error, elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent), call: call)
+            }
         }
         // A whole body (as the HTTP/1.1 client returns it) is taken as it is, without an async call.
         let bytes: [UInt8]
@@ -93,7 +90,20 @@ extension HTTPService {
         }
         return exchange(
             of: outgoing, key: call.key, answer: response, body: bytes, requestTime: requestTime,
-            responseTime: clock.now)
+            responseTime: responseTime ?? clock.now)
+    }
+
+    /// The answer of `call` a ``LoopPassThrough`` received already (`primed`), once the call
+    /// observer has heard how the call ended.
+    /// - Throws: What `call` throws when the transport threw (``failed(_:elapsedNanoseconds:call:)``).
+    private func answer(of primed: UpstreamReceipt, call: Call) throws -> HTTPResponse {
+        switch primed.result {
+        case .success(let answer):
+            observer?.didEnd(.success(answer.status), elapsedNanoseconds: primed.elapsedNanoseconds)
+            return answer
+        case .failure(let error):
+            throw failed(error, elapsedNanoseconds: primed.elapsedNanoseconds, call: call)
+        }
     }
 
     /// What `call` throws when its transport threw `error`, once the call observer has heard of it.

@@ -125,7 +125,7 @@ public struct HTTPService: Service {
 
     /// What the exchange of a read of `key` (`conditional` when it carried validators) amounts to.
     /// - Throws: ``ServiceError`` (`badResponse`) for a 304 to an unconditional request.
-    func answer(to exchange: UpstreamExchange, key: ResourceKey, conditional: Bool) throws
+    func answer(to exchange: consuming UpstreamExchange, key: ResourceKey, conditional: Bool) throws
         -> ServiceResponse<Representation>
     {
         if exchange.status == 304 {
@@ -133,7 +133,9 @@ public struct HTTPService: Service {
                 throw failure(.badResponse, "answered 304 to an unconditional request", key: key, status: 304)
             }
             let policy = policy
-            return .notModifiedRenewing { stored in exchange.renewing(stored, policy: policy) }
+            // Moved into the closure, not copied (a copy retains each of the exchange's parts).
+            let notModified = consume exchange
+            return .notModifiedRenewing { stored in notModified.renewing(stored, policy: policy) }
         }
         let response = exchange.representation
         let freshness = exchange.freshness(policy)

@@ -102,8 +102,9 @@ extension Repository {
                 lastModified: newValidators.lastModified ?? entry.validators.lastModified)
             renewed = Fetched(value: entry.value, freshness: freshness, validators: merged)
         case .notModifiedRenewing(let renew):
-            guard let entry else { return notModifiedWithoutEntry(key) }
-            renewed = renew(entry.value)
+            // Only the stored value is renewed: the entry is not unwrapped (copied) for it.
+            guard let value = entry?.value else { return notModifiedWithoutEntry(key) }
+            renewed = renew(value)
         }
         let stored = await keep(renewed, for: key, at: now, claim: claim, renewing: true)
         let answer = RepositoryAnswer(

@@ -24,8 +24,11 @@ extension Repository {
         let lookedUpAt = store.coordinator == nil ? store.flights.changeCount : nil
         // The memory level first, without suspending: what the datastore's `get` answers first
         // too, and where a read that came past the fast path (a stale entry) nearly always finds it.
+        // (The peeked entry moved, not copied: each copy of an optional entry runs the runtime's
+        // generic witnesses, ~450 instructions.)
         let peeked = store.peekable?.peek(key)
-        let entry = peeked != nil ? peeked : await storedEntry(for: key)
+        let inMemory = peeked != nil
+        let entry = inMemory ? consume peeked : await storedEntry(for: key)
         switch ReadPlan.make(entry: entry, at: store.clock.now, policy: policy, intent: intent) {
         case .serve(let entry, let status, let refreshInBackground):
             if refreshInBackground { startBackgroundFetch(key, entry: entry) }
@@ -33,7 +36,7 @@ extension Repository {
         case .fetch(let validators):
             let recheck = intent == .cached && policy.mode == .cacheFirst
             // The memory level's entry just read is the key's resting state: not read again.
-            let resting = peeked.map { RepositoryStore<Key, Value>.restingState(holding: $0) }
+            let resting = inMemory ? RepositoryStore<Key, Value>.restingState(holding: entry) : nil
             return try await store.flights.join(
                 key, previous: entry?.value, restingState: resting, lookedUpAt: lookedUpAt
             ) { flight in
