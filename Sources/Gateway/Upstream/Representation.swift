@@ -58,16 +58,13 @@ public struct Representation: Sendable, Hashable {
     /// Its validators and whether it holds a field a cached answer replaces, found once.
     var replayFacts: ReplayFacts { contents.replayFacts }
 
-    /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`;
-    /// `wireForm: false` leaves the kept fields without their wire form (see ``withWireForm()``).
-    public init(
-        status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil, wireForm: Bool = true
-    ) {
-        // With their wire form made once (unless `wireForm` is off): a cached representation's
-        // head is then copied, not rebuilt field by field, on every hit.
-        let kept = Self.endToEndFields(of: headers)
+    /// Creates a representation, dropping the hop-by-hop fields and those named in `Connection`.
+    public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], method: HTTPMethod? = nil) {
+        // With their wire form made once: a cached representation's head is then copied, not
+        // rebuilt field by field, on every hit.
         self.init(
-            status: status, keptHeaders: wireForm ? kept.withSerializedFields() : kept, body: body, method: method)
+            status: status, keptHeaders: Self.endToEndFields(of: headers).withSerializedFields(), body: body,
+            method: method)
     }
 
     /// The fields of `headers` a representation keeps: all but the hop-by-hop fields and those
