@@ -182,21 +182,23 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
         return HTTPClientError(.timeout(deadline.phase), message)
     }
 
-    /// The operation succeeded: its deadlines no longer apply (a pending timer finds none).
-    private func disarm() {
+    /// Ends the operation in progress (its deadlines no longer apply: a pending timer finds none)
+    /// and returns the call to tell how it ended.
+    private func endOperation() -> HTTPClientCall? {
+        let call = self.call
+        self.call = nil
+        isConnecting = false
+        exchange = nil
         deadline = nil
         firstByteDeadline = nil
+        return call
     }
 
     /// Ends the operation in progress with `error` (if any, telling its call once the connection
     /// is closed) and closes the connection.
     private func fail(_ error: any Error) {
-        let call = self.call
         let wasConnecting = isConnecting
-        self.call = nil
-        isConnecting = false
-        exchange = nil
-        disarm()
+        let call = endOperation()
         if !isClosed {
             isClosed = true
             retired.store(true, ordering: .releasing)
@@ -244,10 +246,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
             let cause = SocketError(operation: "connect(\(endpoint))", code: code)
             return fail(Self.connectError(code, endpoint: endpoint, underlying: cause))
         }
-        let call = self.call
-        self.call = nil
-        isConnecting = false
-        disarm()
+        let call = endOperation()
         setWriting(false)
         call?.connected(nil)
     }
@@ -301,10 +300,7 @@ final class HTTPClientConnection: EventLoopChannel, @unchecked Sendable {
             fail(HTTPClientError(.overBudget, "The answer from \(endpoint) would exceed the in-flight body budget."))
         case .response(let response, let reusable):
             let sentAll = exchange?.isSent ?? false
-            let call = self.call
-            self.call = nil
-            exchange = nil
-            disarm()
+            let call = endOperation()
             // A connection going back to the pool keeps reading: anything it receives while idle condemns it.
             setWriting(false)
             call?.answered(.success((response, reusable && sentAll)))
