@@ -57,11 +57,11 @@ public enum Bootstrap {
     /// The gateway's HTTP server (not started) over the reloader's current configuration; a
     /// reload swaps its router without touching the server's connections.
     public static func makeServer(reloader: GatewayReloader) -> HTTPServer {
-        makeServer(handler: reloader.handler, container: reloader.handler.container)
+        makeServer(handler: reloader.handler, container: reloader.handler.container, passThroughOnLoop: true)
     }
 
     private static func makeServer(
-        handler: ReloadableHandler, container: GatewayDependencyContainer, passThroughOnLoop: Bool = true
+        handler: ReloadableHandler, container: GatewayDependencyContainer, passThroughOnLoop: Bool
     ) -> HTTPServer {
         let instrumented = InstrumentedHandler(
             wrapping: handler, metrics: container.metrics, logger: container.logger, classify: handler.classify,

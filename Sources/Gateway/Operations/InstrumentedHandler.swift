@@ -112,7 +112,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
             switch outcome {
             case .answered(var response):
                 finish(
-                    &response, cache: "BYPASS", method: request.method, path: request.path,
+                    &response, cache: RepositoryResponse.xCache(.bypass), method: request.method, path: request.path,
                     route: passThrough.route.classification, id: id, since: start)
                 response.headers[RequestID.headerName] = id.value
                 answer.respond(response)

@@ -17,20 +17,20 @@ enum JournalRecord: Sendable {
     func encodedBytes() throws -> [UInt8] {
         // The nested encodings are made first: the writer may run its closure twice, and their
         // sizes tell the room the record needs.
-        let nested: (key: [UInt8], element: [UInt8])? =
+        let (keyBytes, elementBytes): ([UInt8], [UInt8]) =
             if case .accepted(_, _, let key, let element, _) = self {
                 (try key.encodedBytes(), try element.encodedBytes())
             } else {
-                nil
+                ([], [])
             }
-        return ByteWriter.bytes(capacity: (nested?.key.count ?? 0) + (nested?.element.count ?? 0) + 64) { writer in
+        return ByteWriter.bytes(capacity: keyBytes.count + elementBytes.count + 64) { writer in
             switch self {
             case .accepted(let id, let kind, _, _, let at):
                 writer.writeVarint(1)
                 writer.writeVarint(id)
                 writer.writeString(kind.rawValue)
-                writer.writeBytes(nested?.key ?? [])
-                writer.writeBytes(nested?.element ?? [])
+                writer.writeBytes(keyBytes)
+                writer.writeBytes(elementBytes)
                 writer.writeVarint(UInt64(max(0, at.timeIntervalSince1970 * 1000)))
             case .retired(let id):
                 writer.writeVarint(2)
