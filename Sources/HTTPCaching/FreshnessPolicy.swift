@@ -122,6 +122,11 @@ public struct FreshnessPolicy: Sendable {
             responseTime: responseTime, evenIfUnstorable: false)
     }
 
+    /// The fields ``storableFreshness(status:headers:requestHeaders:requestTime:responseTime:)``
+    /// reads before it refuses an answer: the targeted field, `Cache-Control`, `Set-Cookie`, `Vary`
+    /// and `Expires`. An answer it refuses given only these of its fields, it refuses given all.
+    public var storabilityFieldNames: [String] { [targetedField, "Cache-Control", "Set-Cookie", "Vary", "Expires"] }
+
     private func evaluate(
         status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders, requestTime: Date, responseTime: Date,
         evenIfUnstorable: Bool

@@ -142,6 +142,30 @@ struct FreshnessPolicyTests {
         #expect(freshness == (testCase.expected.isStorable ? testCase.expected : nil))
     }
 
+    /// The same table, with more fields beside each answer's: given only its
+    /// `storabilityFieldNames`, an answer is refused exactly when it is refused given all of them.
+    @Test(arguments: storability + lifetimes)
+    func storabilityFields_TellARefusal_AsAllFieldsDo(_ testCase: Case) {
+        let policy = FreshnessPolicy(targetedField: "Edge-Control")
+        for extra: HTTPHeaders in [[:], ["Date": Self.date, "Age": "5", "Last-Modified": Self.date, "X-Other": "1"]] {
+            let all = HTTPHeaders(extra.fields + testCase.headers.fields + [HTTPField(name: "edge-control", value: "no-store")])
+            for headers in [HTTPHeaders(extra.fields + testCase.headers.fields), all] {
+                let deciding = HTTPHeaders(
+                    headers.fields.filter { field in
+                        policy.storabilityFieldNames.contains { HTTPHeaders.equalsIgnoringCase($0, field.name) }
+                    })
+                for status in [testCase.status, 206, 500] {
+                    func refused(_ headers: HTTPHeaders) -> Bool {
+                        policy.storableFreshness(
+                            status: status, headers: headers, requestHeaders: testCase.request, requestTime: Self.now,
+                            responseTime: Self.now) == nil
+                    }
+                    #expect(refused(deciding) == refused(headers))
+                }
+            }
+        }
+    }
+
     @Test(arguments: [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501])
     func isStorable_True_ForStatusCacheableByDefault(_ status: Int) {
         let freshness = FreshnessPolicy().freshness(

@@ -114,7 +114,6 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
                 finish(
                     &response, cache: RepositoryResponse.xCache(.bypass), method: request.method, path: request.path,
                     route: passThrough.route.classification, id: id, since: start)
-                response.headers[RequestID.headerName] = id.value
                 answer.respond(response)
             case .replay(let receipt):
                 replay(request, id: id, since: start, receipt: receipt, to: answer)

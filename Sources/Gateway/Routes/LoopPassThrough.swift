@@ -16,14 +16,16 @@ import Sockets
 /// It sends the request today's path would send (``HTTPService/outgoing(_:credentials:)``, with
 /// the same fetch deadline) through the client's callback form, on the same loop. An answer that
 /// is *plain* (below 500, not 304, not storable, no `Vary` that re-keys the read) is made into
-/// today's response there (the same exchange, representation and ``RepositoryResponse``). Anything
+/// today's response there: relayed from its field lines as received when it can be
+/// (``relayed(_:receipt:sent:for:)``), else from the same exchange, representation and
+/// ``RepositoryResponse`` as today's. Anything
 /// else, and a call the client's leaving cancels, goes back to today's path with the call's
 /// outcome in hand (``Outcome/replay(_:)``): that path takes it instead of calling again, so its
 /// error chains, published states, stored entries and log lines stay the only ones there are.
 final class LoopPassThrough: Sendable {
     /// How the pass-through ended.
     enum Outcome {
-        /// Today's response to a plain answer (before the request id and metrics are added).
+        /// Today's response to a plain answer, with its request id (before metrics are added).
         case answered(HTTPResponse)
         /// Not plain: today's path is to answer, with this outcome of the call.
         case replay(UpstreamReceipt)
@@ -32,8 +34,14 @@ final class LoopPassThrough: Sendable {
     /// The route whose reads it answers.
     let route: RepositoryRoute
     private let repository: Repository<ResourceKey, Representation>
-    private let service: HTTPService
+    let service: HTTPService
     private let refresher: BackgroundRefresher<ResourceKey, Representation>?
+    /// The fields a relayed answer's lines drop (``relayed(_:receipt:sent:for:)``) besides those
+    /// its `Connection` names: the hop-by-hop ones, the targeted one, the route's hidden one and
+    /// those today's response replaces.
+    let unrelayedFieldNames: HTTPFieldNames
+    /// The fields that tell whether an answer may be stored (``HTTPCaching/FreshnessPolicy/storabilityFieldNames``).
+    let storabilityFieldNames: HTTPFieldNames
 
     /// The pass-through of `route`'s reads, or `nil` when its repository's service does not
     /// qualify (see the type's documentation).
@@ -48,6 +56,11 @@ final class LoopPassThrough: Sendable {
         self.repository = repository
         self.service = service
         self.refresher = refresher
+        let settings = route.settings
+        storabilityFieldNames = HTTPFieldNames(service.policy.storabilityFieldNames)
+        unrelayedFieldNames = HTTPFieldNames(
+            Representation.hopByHopHeaderNames + RepositoryResponse.replacedFieldNames + [service.policy.targetedField]
+                + [settings.hiddenTagField, settings.downstreamCacheControl.map { _ in "Cache-Control" }].compactMap { $0 })
     }
 
     /// Where `request` for `key` (marked hit-for-pass) goes when it qualifies, and through which
@@ -82,14 +95,25 @@ final class LoopPassThrough: Sendable {
             let receipt = UpstreamReceipt(
                 result: result, requestTime: requestTime, responseTime: service.clock.now,
                 elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
-            completion(outcome(of: receipt, sent: outgoing, key: key, for: request))
+            completion(outcome(of: receipt, sent: outgoing, key: key, for: request, id: id))
         }
     }
 
-    /// Today's response when the call's answer is plain; the receipt to replay otherwise.
+    /// Today's response when the call's answer is plain, with `id` (added here, where it is not
+    /// shared: a response bound out of the outcome would be copied to take it); the receipt to
+    /// replay otherwise.
     private func outcome(
-        of receipt: UpstreamReceipt, sent outgoing: HTTPService.Outgoing, key: ResourceKey, for request: HTTPRequest
+        of receipt: UpstreamReceipt, sent outgoing: HTTPService.Outgoing, key: ResourceKey, for request: HTTPRequest,
+        id: RequestID
     ) -> Outcome {
+        if case .success(let answer) = receipt.result,
+            var response = relayed(answer, receipt: receipt, sent: outgoing, for: request)
+        {
+            service.observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
+            response.headers[RequestID.headerName] = id.value
+            return .answered(response)
+        }
+        let receipt = receipt.withFieldsMade()
         guard case .success(let answer) = receipt.result, case .bytes(let body) = answer.body,
             HTTPService.isAnswer(status: answer.status)
         else { return .replay(receipt) }
@@ -101,10 +125,11 @@ final class LoopPassThrough: Sendable {
         else { return .replay(receipt) }
         service.observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
         let settings = route.settings
-        return .answered(
-            RepositoryResponse.make(
-                RepositoryAnswer(value: fetched.value, entry: nil, cacheStatus: .bypass), request: request,
-                now: service.clock.now, downstreamCacheControl: settings.downstreamCacheControl,
-                heuristic: settings.isHeuristic(fetched.value), hiddenField: settings.hiddenTagField))
+        var response = RepositoryResponse.make(
+            RepositoryAnswer(value: fetched.value, entry: nil, cacheStatus: .bypass), request: request,
+            now: service.clock.now, downstreamCacheControl: settings.downstreamCacheControl,
+            heuristic: settings.isHeuristic(fetched.value), hiddenField: settings.hiddenTagField)
+        response.headers[RequestID.headerName] = id.value
+        return .answered(response)
     }
 }

@@ -115,6 +115,37 @@ enum RepositoryResponse {
         }
     }
 
+    /// The request fields ``conditional(_:headers:request:)`` reads: a request without them gets
+    /// the answer's own status and body.
+    static let conditionalFieldNames = HTTPFieldNames(
+        ["If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "Range"])
+
+    /// The fields ``make(_:request:now:forwardedOnRequest:downstreamCacheControl:heuristic:hiddenField:)``
+    /// replaces: a relayed answer (``relayed(status:lines:body:downstreamCacheControl:)``) drops
+    /// them from its lines, as its representation's fields drop the hop-by-hop ones.
+    static let replacedFieldNames = [RequestID.headerName, "X-Cache", "Cache-Status"]
+
+    /// What ``make(_:request:now:forwardedOnRequest:downstreamCacheControl:heuristic:hiddenField:)``
+    /// answers for a pass-through (cache status `bypass`, no entry, no error, no heuristic
+    /// freshness) to a request without ``conditionalFieldNames``, made from the answer's field
+    /// lines as received: `lines` must hold exactly the fields its representation keeps, less
+    /// the hidden field and ``replacedFieldNames`` (and `Cache-Control` when
+    /// `downstreamCacheControl` replaces it). The same fields in the same order, without a
+    /// string per field.
+    static func relayed(status: Int, lines: HTTPFieldLines, body: [UInt8], downstreamCacheControl: String?)
+        -> HTTPResponse
+    {
+        var headers = HTTPHeaders()
+        // Room for the request id too.
+        headers.reserveCapacity(4)
+        if let downstreamCacheControl { headers.add(name: "Cache-Control", value: downstreamCacheControl) }
+        headers.add(name: "X-Cache", value: xCache(.bypass))
+        headers.add(name: "Cache-Status", value: usual(unstoredValues, .bypass))
+        var response = HTTPResponse(status: status, headers: headers, bytes: body)
+        response.fieldLines = lines
+        return response
+    }
+
     /// An answer the upstream sent that is not served from cache (a write's reply, a passed-through
     /// 5xx): its status, fields (`Set-Cookie` included) and body, with `X-Cache` and `Cache-Status`
     /// `<forward>; fwd-status=<status>` (`; stored` when the cache kept it).

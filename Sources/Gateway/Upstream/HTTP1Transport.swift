@@ -35,14 +35,18 @@ public struct HTTP1Transport: Transport {
     }
 
     /// ``send(_:to:timeouts:)`` from `loop`'s thread without a task: `completion` gets the answer
-    /// or the error (``TransportError``; `CancellationError` once the call is cancelled) on the
-    /// loop, possibly before this method returns.
+    /// (with its field lines as received, see ``HTTP1/HTTPResponse/fieldLines``) or the error
+    /// (``TransportError``; `CancellationError` once the call is cancelled) on the loop, possibly
+    /// before this method returns.
     /// - Returns: The call, to cancel it.
     func send(
         _ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts, on loop: EventLoop,
         completion: @escaping (Result<HTTPResponse, any Error>) -> Void
     ) -> HTTPClientCall {
-        client.send(request, to: destination(of: endpoint), timeouts: Self.clientTimeouts(timeouts), on: loop) { result in
+        client.send(
+            request, to: destination(of: endpoint), timeouts: Self.clientTimeouts(timeouts), keepingFieldLines: true,
+            on: loop
+        ) { result in
             completion(
                 result.mapError { error in
                     (error as? HTTPClientError).map { Self.transportError($0, endpoint: endpoint) } ?? error

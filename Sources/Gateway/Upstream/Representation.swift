@@ -70,13 +70,7 @@ public struct Representation: Sendable, Hashable {
     /// The fields of `headers` a representation keeps: all but the hop-by-hop fields and those
     /// named in `Connection`, in their order, without a wire form.
     static func endToEndFields(of headers: HTTPHeaders) -> HTTPHeaders {
-        // The usual `Connection: keep-alive` (or `close`) names no field but a hop-by-hop one: not split.
-        let named: [String] =
-            !headers.fields.contains(where: Self.namesOtherFields)
-            ? []
-            : headers.values(for: "Connection").flatMap { value in
-                value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
-            }
+        let named = namedInConnection(headers)
         // Names compared without case (no lower-casing and hashing of every name of every upstream answer).
         var kept: [HTTPField] = []
         kept.reserveCapacity(headers.count)
@@ -88,6 +82,15 @@ public struct Representation: Sendable, Hashable {
             kept.append(field)
         }
         return HTTPHeaders(kept)
+    }
+
+    /// The field names the `Connection` fields of `headers` list (hop-by-hop too, RFC 9110 §7.6.1).
+    static func namedInConnection(_ headers: HTTPHeaders) -> [String] {
+        // The usual `Connection: keep-alive` (or `close`) names no field but a hop-by-hop one: not split.
+        guard headers.fields.contains(where: Self.namesOtherFields) else { return [] }
+        return headers.values(for: "Connection").flatMap { value in
+            value.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0).trimmingWhitespace()) }
+        }
     }
 
     /// Bit `n` set when a name in ``hopByHopHeaderNames`` is `n` bytes long (all are shorter than 64).

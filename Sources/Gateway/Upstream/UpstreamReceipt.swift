@@ -13,4 +13,13 @@ struct UpstreamReceipt: Sendable {
     let responseTime: Date?
     /// From sending to the end of the call, for the call observer.
     let elapsedNanoseconds: Int64
+
+    /// This receipt with its answer's fields made from the field lines the call kept (see
+    /// ``HTTP1/HTTPResponse/fieldLines``): the answer as today's path reads it.
+    func withFieldsMade() -> UpstreamReceipt {
+        guard case .success(let answer) = result, let lines = answer.fieldLines else { return self }
+        return UpstreamReceipt(
+            result: .success(HTTPResponse(status: answer.status, headers: lines.headers, body: answer.body)),
+            requestTime: requestTime, responseTime: responseTime, elapsedNanoseconds: elapsedNanoseconds)
+    }
 }

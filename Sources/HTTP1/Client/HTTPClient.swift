@@ -88,25 +88,29 @@ public final class HTTPClient: Sendable {
     /// Sends `request` to `destination` from `loop`'s thread, on a connection of that loop, and
     /// calls `completion` there once with the whole response (its body as `.bytes`) or the error
     /// (`HTTPClientError`; `CancellationError` after ``HTTPClientCall/cancel()``). It may be called
-    /// before this method returns (a refused connect). Otherwise as ``send(_:to:port:timeouts:)``.
+    /// before this method returns (a refused connect). With `keepingFieldLines`, the response
+    /// carries its field lines as received and only its framing fields as `headers` (see
+    /// ``HTTPResponseParser/init(requestMethod:limits:keepingFieldLines:)``). Otherwise as
+    /// ``send(_:to:port:timeouts:)``.
     /// - Returns: The call, to cancel it (on the loop's thread).
     @discardableResult
     public func send(
-        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts = Timeouts(), on loop: EventLoop,
-        completion: @escaping HTTPClientCall.Completion
+        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts = Timeouts(),
+        keepingFieldLines: Bool = false, on loop: EventLoop, completion: @escaping HTTPClientCall.Completion
     ) -> HTTPClientCall {
-        let call = makeCall(request, to: destination, timeouts: timeouts, on: loop)
+        let call = makeCall(request, to: destination, timeouts: timeouts, keepingFieldLines: keepingFieldLines, on: loop)
         call.start(ending: .callback(completion))
         return call
     }
 
     /// A call of `request`, not started: its exchange keeps the call's deadlines, counted from now.
     private func makeCall(
-        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts, on loop: EventLoop
+        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts, keepingFieldLines: Bool = false,
+        on loop: EventLoop
     ) -> HTTPClientCall {
         let exchange = HTTPClientExchange(
             request, host: destination.host, port: destination.port, limits: configuration.limits,
-            budget: configuration.bodyBudget, timeouts: timeouts)
+            budget: configuration.bodyBudget, timeouts: timeouts, keepingFieldLines: keepingFieldLines)
         return HTTPClientCall(
             client: self, destination: destination, loop: loop, exchange: exchange,
             isIdempotent: Self.isIdempotent(request.method))

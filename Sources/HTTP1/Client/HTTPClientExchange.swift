@@ -32,6 +32,7 @@ final class HTTPClientExchange: @unchecked Sendable {
     private let requestKeepsAlive: Bool
     private let requestMethod: HTTPMethod
     private let limits: HTTPParserLimits
+    private let keepsFieldLines: Bool
     /// Counts `inbound` against the process's budget; gives it back when the exchange is dropped.
     private let lease: HTTPBodyBudget.Lease?
     private var isOverBudget = false
@@ -45,15 +46,17 @@ final class HTTPClientExchange: @unchecked Sendable {
     let timeouts: HTTPClient.Timeouts
 
     /// An exchange sending `request` (serialized for `host` and `port`), holding what it receives
-    /// within `budget`, its call bounded by `timeouts` from now.
+    /// within `budget`, its call bounded by `timeouts` from now; its response keeps its field
+    /// lines when `keepingFieldLines` (see ``HTTPResponseParser/init(requestMethod:limits:keepingFieldLines:)``).
     init(
         _ request: HTTPRequest, host: String, port: Int, limits: HTTPParserLimits, budget: HTTPBodyBudget? = nil,
-        timeouts: HTTPClient.Timeouts
+        timeouts: HTTPClient.Timeouts, keepingFieldLines: Bool = false
     ) {
         outbound = HTTPSerializer.request(request, host: host, port: port)
         requestMethod = request.method
         self.limits = limits
-        parser = HTTPResponseParser(requestMethod: request.method, limits: limits)
+        self.keepsFieldLines = keepingFieldLines
+        parser = HTTPResponseParser(requestMethod: request.method, limits: limits, keepingFieldLines: keepingFieldLines)
         requestKeepsAlive = request.headers.connectionKeepsAlive(version: .http1_1)
         lease = budget.map(HTTPBodyBudget.Lease.init)
         totalDeadline = LoopInstant.now.advanced(byNanoseconds: timeouts.totalNanoseconds)
@@ -66,7 +69,9 @@ final class HTTPClientExchange: @unchecked Sendable {
         outbound = first.outbound
         requestMethod = first.requestMethod
         limits = first.limits
-        parser = HTTPResponseParser(requestMethod: first.requestMethod, limits: first.limits)
+        keepsFieldLines = first.keepsFieldLines
+        parser = HTTPResponseParser(
+            requestMethod: first.requestMethod, limits: first.limits, keepingFieldLines: first.keepsFieldLines)
         requestKeepsAlive = first.requestKeepsAlive
         lease = first.lease
         totalDeadline = first.totalDeadline

@@ -147,7 +147,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// ``sameBytesIgnoringCase(_:_:)`` over bytes in memory, eight at a time from eight on (the
     /// last word overlapping the one before it): most names compared are of equal length because
     /// they are equal, byte for byte or but for case, and read whole.
-    private static func sameBytesIgnoringCase(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    static func sameBytesIgnoringCase(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count >= 8 else {
             for index in a.indices where a[index] != b[index] {
                 guard sameLetter(a[index], b[index]) else { return false }

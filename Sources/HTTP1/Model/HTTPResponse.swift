@@ -7,6 +7,10 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: HTTPBody
+    /// Field lines as received from a peer, written before `headers`' fields (but those the server
+    /// writes itself): a relay's answer. A client's response read with its lines kept carries
+    /// every line here, and only the framing fields in `headers` (see ``HTTPFieldLines``).
+    public var fieldLines: HTTPFieldLines?
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: HTTPBody = .bytes([])) {

@@ -41,7 +41,7 @@ struct HTTPChunkedDecoder: Sendable {
                 case .size:
                     guard let size = try readSizeLine(buffer) else { return .incomplete }
                     if size == 0 {
-                        state = .trailers(HTTPFieldSectionReader(start: position, keepsFields: false))
+                        state = .trailers(HTTPFieldSectionReader(start: position, keeping: .nothing))
                     } else {
                         guard size <= limits.maxBodyBytes - body.count else {
                             throw HTTPParseError(

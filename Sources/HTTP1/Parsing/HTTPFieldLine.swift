@@ -29,6 +29,15 @@ enum HTTPFieldLine {
         return (0..<colon, valueStart..<valueEnd)
     }
 
+    /// The field of a line of `bytes` whose name and value lie at `name` and `value`: a known
+    /// name's literal (``HTTPKnownFieldNames``) or the name decoded, and the value decoded.
+    @inline(__always)
+    static func field(in bytes: UnsafeRawBufferPointer, name: Range<Int>, value: Range<Int>) -> HTTPField {
+        HTTPField(
+            name: HTTPKnownFieldNames.name(UnsafeRawBufferPointer(rebasing: bytes[name])) ?? HTTPLine.string(bytes, name),
+            value: HTTPLine.string(bytes, value))
+    }
+
     private static func nameError(_ line: UnsafeRawBufferPointer, at index: Int) -> HTTPParseError {
         var next = index
         while next < line.count, HTTPByte.isWhitespace(line[next]) { next += 1 }

@@ -9,21 +9,34 @@ struct HTTPFieldSectionReader: Sendable {
         case invalid(HTTPParseError)
     }
 
+    /// What a reader keeps of the lines it reads.
+    enum Keeping: Sendable {
+        /// Nothing: it validates and discards (trailers).
+        case nothing
+        /// Every field, as a string pair.
+        case fields
+        /// Every line's place (``HTTPFieldLines``), and as fields only the framing ones
+        /// (`Content-Length`, `Transfer-Encoding`, `Connection`), which reading the body needs.
+        case lines
+    }
+
     private let sectionStart: Int
-    private let keepsFields: Bool
+    private let keeping: Keeping
     private var lineStart: Int
     /// Where the search for the next LF resumes: bytes before it hold no unread LF.
     private var scanned: Int
     private var fieldCount = 0
-    /// The fields read so far (only when keeping them).
+    /// The fields read so far (as `keeping` says).
     private(set) var fields: [HTTPField] = []
+    /// The places of the lines read so far (when keeping lines).
+    private(set) var lines: [HTTPFieldLines.Line] = []
 
-    /// Starts reading at `start`; `keepsFields: false` validates and discards (trailers).
-    init(start: Int, keepsFields: Bool) {
+    /// Starts reading at `start`, keeping what `keeping` says.
+    init(start: Int, keeping: Keeping) {
         self.sectionStart = start
         self.lineStart = start
         self.scanned = start
-        self.keepsFields = keepsFields
+        self.keeping = keeping
     }
 
     /// Reads the complete lines in `buffer` not read before.
@@ -32,6 +45,7 @@ struct HTTPFieldSectionReader: Sendable {
             while let lf = HTTPLine.nextLineFeed(in: buffer, from: scanned) {
                 try checkSize(upTo: lf + 1, limits)
                 let line = try HTTPLine.content(of: buffer, from: lineStart, to: lf)
+                let start = lineStart
                 lineStart = lf + 1
                 scanned = lf + 1
                 if line.isEmpty { return .complete(end: lf + 1) }
@@ -41,13 +55,21 @@ struct HTTPFieldSectionReader: Sendable {
                         status: 431, code: .tooManyHeaders, message: "More than \(limits.maxHeaderCount) fields.")
                 }
                 let (name, value) = try HTTPFieldLine.parse(line)
-                if keepsFields {
+                switch keeping {
+                case .nothing: break
+                case .fields:
                     if fields.isEmpty { fields.reserveCapacity(16) }
-                    let nameBytes = UnsafeRawBufferPointer(rebasing: line[name])
-                    fields.append(
-                        HTTPField(
-                            name: HTTPKnownFieldNames.name(nameBytes) ?? HTTPLine.string(line, name),
-                            value: HTTPLine.string(line, value)))
+                    fields.append(HTTPFieldLine.field(in: line, name: name, value: value))
+                case .lines:
+                    if lines.isEmpty { lines.reserveCapacity(16) }
+                    lines.append(
+                        HTTPFieldLines.Line(
+                            name: (start + name.lowerBound)..<(start + name.upperBound),
+                            value: (start + value.lowerBound)..<(start + value.upperBound)))
+                    if HTTPFieldLines.framingNames.contains(UnsafeRawBufferPointer(rebasing: line[name])) {
+                        if fields.isEmpty { fields.reserveCapacity(4) }
+                        fields.append(HTTPFieldLine.field(in: line, name: name, value: value))
+                    }
                 }
             }
             scanned = buffer.count

@@ -104,6 +104,17 @@ struct HTTPHeadBuffer {
         writeLineEnd()
     }
 
+    /// `name: value\r\n` of a field line a parser has validated (``HTTPFieldLines``): its name
+    /// is a token and its value holds no control byte, so it is written as it is, as
+    /// ``writeField(_:_:)`` would write it.
+    mutating func writeValidatedField(_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) {
+        write(name.assumingMemoryBound(to: UInt8.self))
+        write(UInt8(ascii: ":"))
+        write(HTTPByte.space)
+        write(value.assumingMemoryBound(to: UInt8.self))
+        writeLineEnd()
+    }
+
     /// `true` when `bytes` are a non-empty token.
     private static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }

@@ -4,8 +4,9 @@ struct HTTPHeadReader<StartLine: HTTPStartLine>: Sendable {
     /// What a call found.
     enum Outcome {
         case incomplete
-        /// The head, which ends just before `end`.
-        case complete(StartLine, HTTPHeaders, end: Int)
+        /// The head, which ends just before `end`: its fields, and its lines when keeping them
+        /// (then the fields are the framing ones, see ``HTTPFieldSectionReader/Keeping/lines``).
+        case complete(StartLine, HTTPHeaders, HTTPFieldLines?, end: Int)
         case invalid(HTTPParseError)
     }
 
@@ -14,7 +15,15 @@ struct HTTPHeadReader<StartLine: HTTPStartLine>: Sendable {
     /// Where the search for the start line's LF resumes.
     private var scanned = 0
     private var startLine: StartLine?
-    private var fieldSection = HTTPFieldSectionReader(start: 0, keepsFields: true)
+    private let keeping: HTTPFieldSectionReader.Keeping
+    private var fieldSection: HTTPFieldSectionReader
+
+    /// A reader making the head's fields, or keeping its lines (``HTTPFieldLines``) when `keepingLines`.
+    @inline(__always)
+    init(keepingLines: Bool = false) {
+        keeping = keepingLines ? .lines : .fields
+        fieldSection = HTTPFieldSectionReader(start: 0, keeping: keeping)
+    }
 
     /// Reads what `buffer` holds beyond the previous call.
     mutating func read(_ buffer: UnsafeRawBufferPointer, limits: HTTPParserLimits) -> Outcome {
@@ -30,7 +39,13 @@ struct HTTPHeadReader<StartLine: HTTPStartLine>: Sendable {
         switch fieldSection.read(buffer, limits: limits) {
         case .incomplete: return .incomplete
         case .invalid(let error): return .invalid(error)
-        case .complete(let end): return .complete(startLine, HTTPHeaders(fieldSection.fields), end: end)
+        case .complete(let end):
+            guard keeping == .lines else { return .complete(startLine, HTTPHeaders(fieldSection.fields), nil, end: end) }
+            let head = UnsafeRawBufferPointer(rebasing: buffer[..<end])
+            let lines = HTTPFieldLines(bytes: Array(head), lines: fieldSection.lines)
+            // Lines are kept only when their bytes are their strings' (see ``HTTPFieldLines``).
+            guard HTTPFieldLines.isASCII(head) else { return .complete(startLine, lines.headers, nil, end: end) }
+            return .complete(startLine, HTTPHeaders(fieldSection.fields), lines, end: end)
         }
     }
 
@@ -45,7 +60,7 @@ struct HTTPHeadReader<StartLine: HTTPStartLine>: Sendable {
             lineStart = lf + 1
             scanned = lf + 1
             if line.isEmpty { continue }
-            fieldSection = HTTPFieldSectionReader(start: lf + 1, keepsFields: true)
+            fieldSection = HTTPFieldSectionReader(start: lf + 1, keeping: keeping)
             return try StartLine.parse(line)
         }
         scanned = buffer.count

@@ -5,6 +5,8 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
     struct Head: Sendable {
         var startLine: StartLine
         var headers: HTTPHeaders
+        /// The head's lines, when kept (``HTTPHeadReader/init(keepingLines:)``).
+        var fieldLines: HTTPFieldLines?
     }
 
     /// A whole message.
@@ -13,11 +15,19 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
         var body: [UInt8]
     }
 
-    private var headReader = HTTPHeadReader<StartLine>()
+    private let keepsLines: Bool
+    private var headReader: HTTPHeadReader<StartLine>
     /// The head once parsed, while its body is still arriving.
     private(set) var head: Head?
     private var body: HTTPBodyReader?
     private var failure: HTTPParseError?
+
+    /// A reader making each head's fields, or keeping its lines when `keepingLines`.
+    @inline(__always)
+    init(keepingLines: Bool = false) {
+        keepsLines = keepingLines
+        headReader = HTTPHeadReader(keepingLines: keepingLines)
+    }
 
     /// Reads what `buffer` holds beyond the previous call; `framing` decides (or rejects) the
     /// body once the head is in.
@@ -37,8 +47,8 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
             switch headReader.read(buffer, limits: limits) {
             case .incomplete: return .incomplete
             case .invalid(let error): return failed(error)
-            case .complete(let startLine, let headers, let end):
-                let parsed = Head(startLine: startLine, headers: headers)
+            case .complete(let startLine, let headers, let lines, let end):
+                let parsed = Head(startLine: startLine, headers: headers, fieldLines: lines)
                 let bodyFraming: HTTPBodyFraming
                 do throws(HTTPParseError) {
                     bodyFraming = try framing(parsed)
@@ -74,7 +84,7 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
     private mutating func completed(_ head: consuming Head, body: consuming [UInt8], end: Int)
         -> HTTPParseResult<Message>
     {
-        self = HTTPMessageReader()
+        self = HTTPMessageReader(keepingLines: keepsLines)
         return .complete(Message(head: head, body: body), consumed: end)
     }
 

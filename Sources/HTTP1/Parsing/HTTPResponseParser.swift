@@ -12,12 +12,18 @@ public struct HTTPResponseParser: Sendable {
     public let requestMethod: HTTPMethod
     /// The version of the last complete response, e.g. to honour HTTP/1.0's default close.
     public private(set) var version: HTTPVersion?
-    private var reader = HTTPMessageReader<HTTPStatusLine>()
+    private var reader: HTTPMessageReader<HTTPStatusLine>
 
-    /// Creates a parser for responses to `requestMethod`.
-    public init(requestMethod: HTTPMethod = .get, limits: HTTPParserLimits = HTTPParserLimits()) {
+    /// Creates a parser for responses to `requestMethod`; with `keepingFieldLines`, each response
+    /// carries its field lines as received (``HTTPResponse/fieldLines``) and its `headers` hold
+    /// only the framing fields (`Content-Length`, `Transfer-Encoding`, `Connection`), unless its
+    /// head holds a byte above 0x7F: then it has every field, as without.
+    public init(
+        requestMethod: HTTPMethod = .get, limits: HTTPParserLimits = HTTPParserLimits(), keepingFieldLines: Bool = false
+    ) {
         self.requestMethod = requestMethod
         self.limits = limits
+        reader = HTTPMessageReader(keepingLines: keepingFieldLines)
     }
 
     /// Parses the next response at the start of `buffer`; `endOfStream` says the peer has closed.
@@ -35,8 +41,9 @@ public struct HTTPResponseParser: Sendable {
         case .invalid(let error): return .invalid(error)
         case .complete(let message, let consumed):
             version = message.head.startLine.version
-            let response = HTTPResponse(
+            var response = HTTPResponse(
                 status: message.head.startLine.status, headers: message.head.headers, bytes: message.body)
+            response.fieldLines = message.head.fieldLines
             return .complete(response, consumed: consumed)
         }
     }

@@ -53,18 +53,24 @@ public enum HTTPSerializer {
         // `Content-Length`, so not when a handler's own one is kept).
         let serialized = keepsHandlerLength ? nil : response.headers.serialized
         let unserialized = response.headers.fields[...].dropFirst(serialized?.count ?? 0)
-        let ownDateLine = serialized?.dateLine
-        let ownDate = ownDateLine == nil ? unserialized.first(where: { isDate($0.name) })?.value : nil
+        // Relayed lines come first: the first `Date` among them is the head's.
+        let relayed = response.fieldLines
+        let relayedDate = relayed?.firstLine(where: dateName.contains)
+        let ownDateLine = relayedDate == nil ? serialized?.dateLine : nil
+        let ownDate =
+            relayedDate == nil && ownDateLine == nil ? unserialized.first(where: { isDate($0.name) })?.value : nil
         let statusLine =
             response.status == 200 ? nil : "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n"
         // Sized once for the longest the head can be, then written without growing.
         var bound = (statusLine?.utf8.count ?? statusLineOK.count) + serverLine.count + (serialized?.bytes.count ?? 0)
         bound += 8 + (ownDateLine?.count ?? ownDate.map { $0.utf8.count } ?? date.count) + framingBound + keepAliveEnd.count
-        bound += unserialized.withUnsafeBufferPointer(fieldBounds) + body.count
+        bound += unserialized.withUnsafeBufferPointer(fieldBounds) + body.count + (relayed?.writtenBound ?? 0)
         return HTTPHeadBuffer.bytes(bound: bound) { head in
             if let statusLine { head.write(statusLine) } else { head.write(statusLineOK) }
             head.write(serverLine)
-            if let ownDateLine {
+            if let relayed, let relayedDate {
+                writeDate(of: relayed, at: relayedDate, to: &head)
+            } else if let ownDateLine {
                 head.write(ownDateLine)
             } else if let ownDate {
                 head.writeField("Date", ownDate)
@@ -73,6 +79,7 @@ public enum HTTPSerializer {
                 head.write(date)
                 head.writeLineEnd()
             }
+            if let relayed { writeLines(of: relayed, to: &head) }
             if let serialized { head.write(serialized.bytes) }
             writeFieldLines(unserialized, keepingLength: keepsHandlerLength, to: &head)
             if response.status >= 200, response.status != 204, response.status != 304 {
@@ -134,6 +141,26 @@ public enum HTTPSerializer {
     }
 
     private static func isDate(_ name: String) -> Bool { HTTPHeaders.equalsIgnoringCase(name, "date") }
+
+    /// The relayed lines the head writes itself (their framing ones are never written from them).
+    private static let writtenByHead = HTTPFieldNames(["Content-Length", "Transfer-Encoding", "Connection", "Server", "Date"])
+
+    /// `Date`, the field whose first relayed line is written in the head's own place.
+    private static let dateName = HTTPFieldNames(["Date"])
+
+    /// Writes the relayed line at `index` (a `Date`) as the head's `Date` field.
+    private static func writeDate(of lines: HTTPFieldLines, at index: Int, to head: inout HTTPHeadBuffer) {
+        lines.withLine(at: index) { _, value in
+            "Date".utf8.withContiguousStorageIfAvailable { head.writeValidatedField(UnsafeRawBufferPointer($0), value) }
+        }
+    }
+
+    /// Writes the relayed lines, but those the head writes itself.
+    private static func writeLines(of lines: HTTPFieldLines, to head: inout HTTPHeadBuffer) {
+        lines.forEachLine { name, value in
+            if !writtenByHead.contains(name) { head.writeValidatedField(name, value) }
+        }
+    }
 
     /// One chunk of a chunked body in one buffer; empty input gives no bytes (an empty chunk
     /// would end the body).

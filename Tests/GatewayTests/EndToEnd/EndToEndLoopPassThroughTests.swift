@@ -35,9 +35,22 @@ struct EndToEndLoopPassThroughTests {
         case "malformed": return "HTTP/1.1 abc\r\n\r\n"
         case "silent": return nil
         case "cacheable": return answer("200 OK", "Content-Type: text/plain\r\nCache-Control: max-age=60\r\n", "now")
+        case "odd": return answer("200 OK", oddFields, "odd")
+        case "partial": return answer("206 Partial Content", passing + "Content-Range: bytes 0-2/10\r\n", "abc")
+        case "nonascii": return answer("200 OK", passing + "X-Name: caf\u{E9}\r\n", "accent")
         default: return answer("200 OK", passing, "call \(call)")
         }
     }
+
+    /// Fields a relay of lines as received could get wrong: names in any case, repeated names,
+    /// odd whitespace, two `Date`s, `Server`, hop-by-hop and `Connection`-named fields, the
+    /// targeted field (whose `no-store` governs), the fields the gateway replaces or hides, `Age`.
+    static let oddFields =
+        "server: upstream\r\nDate: Mon, 07 Nov 1994 08:49:37 GMT\r\nX-Dup: one\r\nCache-Control:max-age=60   \r\n"
+        + "CDN-Cache-Control: no-store\r\nx-dup:  two\t\r\nDATE: Tue, 08 Nov 1994 08:49:37 GMT\r\n"
+        + "Connection: X-Named, keep-alive\r\nx-named: hop\r\nKeep-Alive: timeout=5\r\nX-Cache: HIT\r\n"
+        + "cache-status: upstream; hit\r\nX-Request-ID: upstream-id\r\nSurrogate-Key: a b\r\nAge: 7\r\nEmpty:\r\n"
+        + "ETag: \"o1\"\r\n"
 
     /// The requests both gateways get, in order, after each item's first (marking) request.
     static let requests: [(method: HTTPMethod, item: String, headers: HTTPHeaders)] = [
@@ -45,10 +58,13 @@ struct EndToEndLoopPassThroughTests {
         (.get, "plain", ["Range": "bytes=0-2"]), (.get, "plain", ["X-Request-ID": "client-id-1"]),
         (.get, "chunked", [:]), (.get, "big", [:]), (.get, "failing", [:]), (.get, "notfound", [:]),
         (.get, "malformed", [:]), (.get, "silent", [:]), (.get, "cacheable", [:]), (.get, "cacheable", [:]),
+        (.get, "odd", [:]), (.head, "odd", [:]), (.get, "odd", ["If-None-Match": "\"o1\""]), (.get, "partial", [:]),
+        (.get, "nonascii", [:]),
     ]
 
-    /// Runs the requests on both routes (`/items`: Problem Details; `/raw`: upstream errors passed
-    /// through) of a gateway, its keys named `<item>.<tag>`; returns the answers and the log lines.
+    /// Runs the requests on every route (`/items`: Problem Details; `/raw`: upstream errors passed
+    /// through; `/shown`: its own `Cache-Control` downstream, the tag field shown) of a gateway,
+    /// its keys named `<item>.<tag>`; returns the answers and the log lines.
     static func run(onLoop: Bool, upstream: RawSocketUpstream) async throws -> ([String], [String]) {
         let tag = onLoop ? "loop" : "task"  // of one length: the answers' lengths agree
         let timeouts = UpstreamTimeouts(connect: 2, firstByte: 0.3, total: 5)
@@ -58,10 +74,13 @@ struct EndToEndLoopPassThroughTests {
                 "items": RepositorySettings(route: "/items/{id}", service: "up"),
                 "raw": RepositorySettings(
                     route: "/raw/{id}", service: "up", upstreamPath: "/items/{id}", upstreamErrors: .passthrough),
+                "shown": RepositorySettings(
+                    route: "/shown/{id}", service: "up", upstreamPath: "/items/{id}",
+                    downstreamCacheControl: "public, max-age=5", tags: TagSettings(expose: true)),
             ],
             passThroughOnLoop: onLoop)
         var answers: [String] = []
-        for route in ["/items/", "/raw/"] {
+        for route in Self.routes {
             for item in Set(requests.map(\.item)).sorted() {
                 _ = try await gateway.get("\(route)\(item).\(tag)")
             }
@@ -95,6 +114,8 @@ struct EndToEndLoopPassThroughTests {
         return "\(entry.level) \(entry.event) \(fields)".replacingOccurrences(of: ".\(tag)", with: "")
     }
 
+    static let routes = ["/items/", "/raw/", "/shown/"]
+
     @Test func everyAnswerAndLogLine_IsTodays_OnTheLoop() async throws {
         let upstream = try RawSocketUpstream { head, _ in
             let target = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
@@ -109,14 +130,30 @@ struct EndToEndLoopPassThroughTests {
         defer { upstream.stop() }
         let (onLoop, onLoopLines) = try await Self.run(onLoop: true, upstream: upstream)
         let inTasks = try await Self.run(onLoop: false, upstream: upstream)
-        #expect(onLoop.count == Self.requests.count * 2)
+        let count = Self.requests.count
+        #expect(onLoop.count == count * Self.routes.count)
         for (loop, task) in zip(onLoop, inTasks.0) { #expect(loop == task) }
         #expect(onLoopLines == inTasks.1)
         // The answers are what the items say, not one failure for all.
         #expect(onLoop.first?.hasPrefix("200 ") == true && onLoop.first?.hasSuffix(" call 2") == true)
         #expect(onLoop[5].hasSuffix("hello world") && onLoop[6].hasSuffix(Self.bigBody))
-        #expect(onLoop[7].hasPrefix("502 ") && onLoop[13 + 7].hasPrefix("503 "))
+        #expect(onLoop[7].hasPrefix("502 ") && onLoop[count + 7].hasPrefix("503 "))
         #expect(onLoop[12].contains("X-Cache: HIT"))
+        // The odd fields: each kept as sent but for its whitespace, or dropped, or replaced.
+        let odd = onLoop[13]
+        for kept in ["X-Dup: one", "x-dup: two", "Cache-Control: max-age=60", "Age: 7", "Empty: ", "X-Cache: BYPASS"] {
+            #expect(odd.contains("\"\(kept)\""), "\(kept)")
+        }
+        for dropped in ["server", "x-named", "Keep-Alive", "CDN-Cache-Control", "HIT", "upstream", "Surrogate-Key"] {
+            #expect(!odd.contains(dropped), "\(dropped)")
+        }
+        // Shown: the tag field, and the route's own `Cache-Control` after the upstream's fields.
+        #expect(onLoop[2 * count + 13].contains("\"Surrogate-Key: a b\""))
+        #expect(
+            onLoop[2 * count + 13].contains(
+                "\"Cache-Control: public, max-age=5\", \"X-Cache: BYPASS\", \"Cache-Status: rds-gateway; fwd=miss\""))
+        #expect(onLoop[16].hasPrefix("206 ") && onLoop[16].contains("Content-Range: bytes 0-2/10"))
+        #expect(onLoop[17].contains("X-Name: caf\u{E9}"))
         // Every answer carries its request's id, once: the client's where it sent one.
         #expect(onLoop.allSatisfy { $0.components(separatedBy: "X-Request-ID: ").count == 2 })
         #expect(onLoop[4].contains("X-Request-ID: client-id-1"))
