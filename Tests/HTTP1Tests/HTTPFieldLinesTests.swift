@@ -79,10 +79,11 @@ struct HTTPFieldLinesTests {
         #expect(made.headers["X-Name"] == "caf\u{E9}\u{FFFD}")
     }
 
-    @Test func removeAll_DropsEveryLineOfTheNames_WithoutCase() throws {
-        var lines = try #require(Self.responses(Self.raws[1], keepingFieldLines: true).first?.fieldLines)
-        #expect(Self.fields(lines.headers(named: HTTPFieldNames(["x-MIXED", "X-Absent"]))) == ["X-MiXeD: a", "x-mixed: b"])
-        lines.removeAll(named: HTTPFieldNames(["X-Mixed", "date", "Absent"]))
+    @Test func removingAll_DropsEveryLineOfTheNames_WithoutCase() throws {
+        let received = try #require(Self.responses(Self.raws[1], keepingFieldLines: true).first?.fieldLines)
+        #expect(Self.fields(received.headers(named: HTTPFieldNames(["x-MIXED", "X-Absent"]))) == ["X-MiXeD: a", "x-mixed: b"])
+        let lines = received.removingAll(named: HTTPFieldNames(["X-Mixed", "date", "Absent"]))
+        #expect(received.count == 7)
         #expect(lines.count == 3)
         #expect(Self.fields(lines.headers) == ["x-lower: spaced value", "Transfer-Encoding: chunked", "Keep-Alive: timeout=5"])
         #expect(
@@ -103,8 +104,7 @@ struct HTTPFieldLinesTests {
                     // the other framing lines, `Server`, and `Date`s but the first.
                     let own: HTTPHeaders = ["X-Cache": "BYPASS", "Date": "Thu, 10 Nov 1994 08:49:37 GMT"]
                     var relayed = HTTPResponse(status: withLines.status, headers: own, body: withLines.body)
-                    relayed.fieldLines = withLines.fieldLines
-                    relayed.fieldLines?.removeAll(named: HTTPFieldNames(["Content-Length"]))
+                    relayed.fieldLines = withLines.fieldLines?.removingAll(named: HTTPFieldNames(["Content-Length"]))
                     var fields = HTTPHeaders(plain.headers.fields + own.fields)
                     fields.remove("Content-Length")
                     let expected = HTTPResponse(status: plain.status, headers: fields, body: plain.body)

@@ -14,7 +14,7 @@ extension LoopPassThrough {
         _ answer: HTTPResponse, receipt: UpstreamReceipt, sent outgoing: HTTPService.Outgoing, for request: HTTPRequest
     ) -> HTTPResponse? {
         let settings = route.settings
-        guard var lines = answer.fieldLines, case .bytes(let body) = answer.body, answer.status != 304,
+        guard let received = answer.fieldLines, case .bytes(let body) = answer.body, answer.status != 304,
             HTTPService.isAnswer(status: answer.status), settings.heuristicFraction == nil,
             !request.headers.fields.contains(where: { RepositoryResponse.conditionalFieldNames.contains($0.name) })
         else { return nil }
@@ -22,14 +22,14 @@ extension LoopPassThrough {
         let policy = service.policy
         guard
             policy.storableFreshness(
-                status: answer.status, headers: lines.headers(named: storabilityFieldNames),
+                status: answer.status, headers: received.headers(named: storabilityFieldNames),
                 requestHeaders: HTTPHeaders(outgoing.forwarded), requestTime: receipt.requestTime,
                 responseTime: receipt.responseTime ?? service.clock.now) == nil
         else { return nil }
-        lines.removeAll(named: unrelayedFieldNames)
+        var lines = received.removingAll(named: unrelayedFieldNames)
         // The answer's `headers` are its framing fields, `Connection` among them.
         let named = Representation.namedInConnection(answer.headers)
-        if !named.isEmpty { lines.removeAll(named: HTTPFieldNames(named)) }
+        if !named.isEmpty { lines = lines.removingAll(named: HTTPFieldNames(named)) }
         return RepositoryResponse.relayed(
             status: answer.status, lines: lines, body: body, downstreamCacheControl: settings.downstreamCacheControl)
     }

@@ -3,12 +3,15 @@
 ///
 /// A client call that keeps them (``HTTPClient/send(_:to:timeouts:keepingFieldLines:on:completion:)``)
 /// gets them as ``HTTPResponse/fieldLines``; a relay drops the lines it must not pass on
-/// (``removeAll(named:)``) and answers with them: the server writes each kept line as
+/// (``removingAll(named:)``) and answers with them: the server writes each kept line as
 /// `name: value` from these bytes, as it writes a field (``HTTPSerializer``): the parser made
 /// them, so every name is a token and no value holds a control byte. Kept only for a head of
 /// ASCII bytes, whose values as strings are exactly these bytes (other bytes would be decoded
 /// with invalid UTF-8 repaired).
-public struct HTTPFieldLines: Sendable {
+///
+/// A class: a response carries one reference, where two arrays were copied and destroyed with
+/// every response (a server's answers carry none).
+public final class HTTPFieldLines: Sendable {
     /// Where one line's name and value lie in ``bytes``.
     struct Line: Sendable {
         let name: Range<Int>
@@ -18,7 +21,7 @@ public struct HTTPFieldLines: Sendable {
     /// The head, from its first byte to the end of its field section.
     let bytes: [UInt8]
     /// The lines kept, in the order received.
-    private(set) var lines: [Line]
+    let lines: [Line]
 
     init(bytes: [UInt8], lines: [Line]) {
         self.bytes = bytes
@@ -34,12 +37,17 @@ public struct HTTPFieldLines: Sendable {
     /// The kept lines named (without case) any of `names`, as fields, in order.
     public func headers(named names: HTTPFieldNames) -> HTTPHeaders { headers(where: names.contains) }
 
-    /// Drops every line named (without case) one of `names`.
-    public mutating func removeAll(named names: HTTPFieldNames) {
-        let bytes = bytes
+    /// These lines but those named (without case) one of `names`.
+    public func removingAll(named names: HTTPFieldNames) -> HTTPFieldLines {
+        // Room made once (`filter` grows its result line by line).
+        var kept: [Line] = []
+        kept.reserveCapacity(lines.count)
         bytes.withUnsafeBytes { head in
-            lines.removeAll { names.contains(UnsafeRawBufferPointer(rebasing: head[$0.name])) }
+            for line in lines where !names.contains(UnsafeRawBufferPointer(rebasing: head[line.name])) {
+                kept.append(line)
+            }
         }
+        return HTTPFieldLines(bytes: bytes, lines: kept)
     }
 
     /// The most bytes the kept lines take written as `name: value\r\n` (each received line has

@@ -1,5 +1,5 @@
 /// A set of field names, matched without case against names given as bytes (a received line's)
-/// or as strings: told apart by a signature of their length and first letter first, so that
+/// or as strings: told apart by a signature of their length and first and last letters first, so that
 /// most names are compared with none of the set's.
 public struct HTTPFieldNames: Sendable {
     /// The names' bytes, one after another.
@@ -29,10 +29,10 @@ public struct HTTPFieldNames: Sendable {
     public func contains(_ name: UnsafeRawBufferPointer) -> Bool {
         guard signatures & Self.signature(name) != 0 else { return false }
         return bytes.withUnsafeBytes { all in
-            names.contains { range in
-                range.count == name.count
-                    && HTTPHeaders.sameBytesIgnoringCase(name, UnsafeRawBufferPointer(rebasing: all[range]))
+            for range in names where range.count == name.count {
+                if HTTPHeaders.sameBytesIgnoringCase(name, UnsafeRawBufferPointer(rebasing: all[range])) { return true }
             }
+            return false
         }
     }
 
@@ -42,10 +42,11 @@ public struct HTTPFieldNames: Sendable {
         return name.withUTF8 { contains(UnsafeRawBufferPointer($0)) }
     }
 
-    /// One of 64 bits, from a name's length and first letter (without case).
+    /// One of 64 bits, from a name's length and its first and last letters (without case).
     private static func signature(_ name: UnsafeRawBufferPointer) -> UInt64 {
-        let first = Int(name.first ?? 0) | 0x20
+        guard let first = name.first, let last = name.last else { return 1 }
+        let mixed = name.count &* 31 &+ Int(first | 0x20) &* 7 &+ Int(last | 0x20)
         // A masking shift: the smart `<<` with an `Int` amount is generic code, slower than this whole test.
-        return 1 &<< UInt64((name.count &* 31 &+ first) & 63)
+        return 1 &<< UInt64(truncatingIfNeeded: mixed & 63)
     }
 }
