@@ -100,18 +100,18 @@ struct HTTPFieldLinesTests {
             let kept = Self.responses(raw, keepingFieldLines: true)
             #expect(made.count == kept.count && !made.isEmpty)
             for (plain, withLines) in zip(made, kept) {
-                    // A relay drops `Content-Length` (the head writes the body's); the head skips
-                    // the other framing lines, `Server`, and `Date`s but the first.
-                    let own: HTTPHeaders = ["X-Cache": "BYPASS", "Date": "Thu, 10 Nov 1994 08:49:37 GMT"]
-                    var relayed = HTTPResponse(status: withLines.status, headers: own, body: withLines.body)
-                    relayed.fieldLines = withLines.fieldLines?.removingAll(named: HTTPFieldNames(["Content-Length"]))
-                    var fields = HTTPHeaders(plain.headers.fields + own.fields)
-                    fields.remove("Content-Length")
-                    let expected = HTTPResponse(status: plain.status, headers: fields, body: plain.body)
-                    for keepAlive in [true, false] {
-                        let head = HTTPSerializer.head(relayed, requestMethod: method, keepAlive: keepAlive, date: date)
-                        #expect(head == HTTPSerializer.head(expected, requestMethod: method, keepAlive: keepAlive, date: date))
-                    }
+                // A relay drops `Content-Length` (the head writes the body's); the head skips
+                // the other framing lines, `Server`, and `Date`s but the first.
+                let own: HTTPHeaders = ["X-Cache": "BYPASS", "Date": "Thu, 10 Nov 1994 08:49:37 GMT"]
+                var relayed = HTTPResponse(status: withLines.status, headers: own, body: withLines.body)
+                relayed.fieldLines = withLines.fieldLines?.removingAll(named: HTTPFieldNames(["Content-Length"]))
+                var fields = HTTPHeaders(plain.headers.fields + own.fields)
+                fields.remove("Content-Length")
+                let expected = HTTPResponse(status: plain.status, headers: fields, body: plain.body)
+                for keepAlive in [true, false] {
+                    let head = HTTPSerializer.head(relayed, requestMethod: method, keepAlive: keepAlive, date: date)
+                    #expect(head == HTTPSerializer.head(expected, requestMethod: method, keepAlive: keepAlive, date: date))
+                }
             }
         }
     }

@@ -1,7 +1,8 @@
 import HTTP1
 
 extension LoopPassThrough {
-    /// Today's response to `answer` when it is plain (see ``LoopPassThrough``), made from its
+    /// Today's response to `answer` (of a call that forwarded the client's `forwarded` fields)
+    /// when it is plain (see ``LoopPassThrough``), made from its
     /// field lines as received (``RepositoryResponse/relayed(status:lines:body:downstreamCacheControl:)``):
     /// the lines its representation would drop and those today's response replaces are dropped,
     /// and no field becomes a string but those that decide. `nil` when the answer is not plain,
@@ -11,7 +12,8 @@ extension LoopPassThrough {
     ///
     /// Its key forwards no unkeyed field (``upstream(for:key:)``), so no `Vary` re-keys the read.
     func relayed(
-        _ answer: HTTPResponse, receipt: UpstreamReceipt, sent outgoing: HTTPService.Outgoing, for request: HTTPRequest
+        _ answer: HTTPResponse, receipt: UpstreamReceipt, forwarded: [(name: String, value: String)],
+        for request: HTTPRequest
     ) -> HTTPResponse? {
         let settings = route.settings
         guard let received = answer.fieldLines, case .bytes(let body) = answer.body, answer.status != 304,
@@ -23,7 +25,7 @@ extension LoopPassThrough {
         guard
             policy.storableFreshness(
                 status: answer.status, headers: received.headers(named: storabilityFieldNames),
-                requestHeaders: HTTPHeaders(outgoing.forwarded), requestTime: receipt.requestTime,
+                requestHeaders: HTTPHeaders(forwarded), requestTime: receipt.requestTime,
                 responseTime: receipt.responseTime ?? service.clock.now) == nil
         else { return nil }
         var lines = received.removingAll(named: unrelayedFieldNames)

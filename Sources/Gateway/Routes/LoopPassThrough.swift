@@ -1,6 +1,7 @@
 import HTTP1
 import RDS
 import Sockets
+import Synchronization
 
 /// The loop-native pass-through: a `GET` or `HEAD` of a key marked hit-for-pass (its last answer
 /// could not be stored, see ``RDS/Repository/get(_:intent:passing:)``) answered on the server's
@@ -14,7 +15,8 @@ import Sockets
 /// HTTP/1.1 client with no credential providers, and the key forwards no unkeyed field.
 ///
 /// It sends the request today's path would send (``HTTPService/outgoing(_:credentials:)``, with
-/// the same fetch deadline) through the client's callback form, on the same loop. An answer that
+/// the same fetch deadline; for a key forwarding no field, written from the request head made
+/// once per base, ``UpstreamRequestHead``) through the client's callback form, on the same loop. An answer that
 /// is *plain* (below 500, not 304, not storable, no `Vary` that re-keys the read) is made into
 /// today's response there: relayed from its field lines as received when it can be
 /// (``relayed(_:receipt:sent:for:)``), else from the same exchange, representation and
@@ -42,6 +44,8 @@ final class LoopPassThrough: Sendable {
     let unrelayedFieldNames: HTTPFieldNames
     /// The fields that tell whether an answer may be stored (``HTTPCaching/FreshnessPolicy/storabilityFieldNames``).
     let storabilityFieldNames: HTTPFieldNames
+    /// The request head of the service's base, once made (see ``requestHead(for:)``).
+    private let requestHeads = Mutex<UpstreamRequestHead?>(nil)
 
     /// The pass-through of `route`'s reads, or `nil` when its repository's service does not
     /// qualify (see the type's documentation).
@@ -84,30 +88,60 @@ final class LoopPassThrough: Sendable {
     ) -> HTTPClientCall {
         let (base, carrier) = upstream
         refresher?.noteRead(key)
+        let timeouts = service.timeouts(leaving: repository.policy.fetchDeadline)
+        // A key forwarding no field: today's request from the head made once for its base.
+        if key.headers.isEmpty, let head = requestHead(for: base) {
+            let path = HTTPService.joinedPath(base: base.path, key.path)
+            let target = service.target(path: path, key: key, baseQuery: base.query, credentials: [])
+            return carrier.send(
+                serialized: head.request(target: target, id: id), method: .get, keepsAlive: head.keepsAlive,
+                to: base.endpoint, timeouts: timeouts, on: loop,
+                completion: answering(request, key: key, id: id, forwarded: [], path: path, then: completion))
+        }
         let call = HTTPService.Call(
-            method: .get, key: key, base: base, extraHeaders: HTTPHeaders(), body: [],
-            timeouts: service.timeouts(leaving: repository.policy.fetchDeadline))
+            method: .get, key: key, base: base, extraHeaders: HTTPHeaders(), body: [], timeouts: timeouts)
         var outgoing = service.outgoing(call, credentials: [])
         service.observer?.willSend(&outgoing.request, id: id)
+        return carrier.send(
+            outgoing.request, to: base.endpoint, timeouts: timeouts, on: loop,
+            completion: answering(
+                request, key: key, id: id, forwarded: outgoing.forwarded, path: outgoing.path, then: completion))
+    }
+
+    /// The upstream call's completion, for a request sent now: the receipt made, its outcome
+    /// worked out (the call forwarded `forwarded` to `path`) and handed to `completion`.
+    private func answering(
+        _ request: HTTPRequest, key: ResourceKey, id: RequestID, forwarded: [(name: String, value: String)],
+        path: String, then completion: @escaping (Outcome) -> Void
+    ) -> (Result<HTTPResponse, any Error>) -> Void {
         let requestTime = service.clock.now
         let sent = LoopInstant.now
-        return carrier.send(outgoing.request, to: base.endpoint, timeouts: call.timeouts, on: loop) { [self] result in
+        return { [self] result in
             let receipt = UpstreamReceipt(
                 result: result, requestTime: requestTime, responseTime: service.clock.now,
                 elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
-            completion(outcome(of: receipt, sent: outgoing, key: key, for: request, id: id))
+            completion(outcome(of: receipt, forwarded: forwarded, path: path, key: key, for: request, id: id))
         }
+    }
+
+    /// The request head of `base` (``UpstreamRequestHead``), made at its first use and again
+    /// when the service's base changes; `nil` when the service's requests cannot be made so.
+    private func requestHead(for base: UpstreamBase) -> UpstreamRequestHead? {
+        if let head = requestHeads.withLock({ $0 }), head.base === base { return head }
+        let head = UpstreamRequestHead(service: service, base: base)
+        requestHeads.withLock { $0 = head }
+        return head
     }
 
     /// Today's response when the call's answer is plain, with `id` (added here, where it is not
     /// shared: a response bound out of the outcome would be copied to take it); the receipt to
     /// replay otherwise.
     private func outcome(
-        of receipt: UpstreamReceipt, sent outgoing: HTTPService.Outgoing, key: ResourceKey, for request: HTTPRequest,
-        id: RequestID
+        of receipt: UpstreamReceipt, forwarded: [(name: String, value: String)], path: String, key: ResourceKey,
+        for request: HTTPRequest, id: RequestID
     ) -> Outcome {
         if case .success(let answer) = receipt.result,
-            var response = relayed(answer, receipt: receipt, sent: outgoing, for: request)
+            var response = relayed(answer, receipt: receipt, forwarded: forwarded, for: request)
         {
             service.observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
             response.headers[RequestID.headerName] = id.value
@@ -118,7 +152,7 @@ final class LoopPassThrough: Sendable {
             HTTPService.isAnswer(status: answer.status)
         else { return .replay(receipt) }
         let exchange = service.exchange(
-            of: outgoing, key: key, answer: answer, body: body, requestTime: receipt.requestTime,
+            forwarding: forwarded, path: path, key: key, answer: answer, body: body, requestTime: receipt.requestTime,
             responseTime: receipt.responseTime ?? service.clock.now)
         guard case .fetched(let fetched)? = try? service.answer(to: exchange, key: key, conditional: false),
             !fetched.freshness.isStorable, route.variants.rekeyed(key, for: fetched.value.headers) == nil

@@ -46,12 +46,27 @@ public struct HTTP1Transport: Transport {
         client.send(
             request, to: destination(of: endpoint), timeouts: Self.clientTimeouts(timeouts), keepingFieldLines: true,
             on: loop
-        ) { result in
-            completion(
-                result.mapError { error in
-                    (error as? HTTPClientError).map { Self.transportError($0, endpoint: endpoint) } ?? error
-                })
-        }
+        ) { completion(Self.transportResult($0, endpoint: endpoint)) }
+    }
+
+    /// ``send(_:to:timeouts:on:completion:)`` of a request serialized already (see
+    /// ``HTTP1/HTTPClient/send(serialized:method:keepsAlive:to:timeouts:keepingFieldLines:on:completion:)``).
+    /// - Returns: The call, to cancel it.
+    func send(
+        serialized request: [UInt8], method: HTTPMethod, keepsAlive: Bool, to endpoint: UpstreamEndpoint,
+        timeouts: UpstreamTimeouts, on loop: EventLoop, completion: @escaping (Result<HTTPResponse, any Error>) -> Void
+    ) -> HTTPClientCall {
+        client.send(
+            serialized: request, method: method, keepsAlive: keepsAlive, to: destination(of: endpoint),
+            timeouts: Self.clientTimeouts(timeouts), keepingFieldLines: true, on: loop
+        ) { completion(Self.transportResult($0, endpoint: endpoint)) }
+    }
+
+    /// `result` with a client's error as a ``TransportError`` of `endpoint`.
+    private static func transportResult(_ result: Result<HTTPResponse, any Error>, endpoint: UpstreamEndpoint)
+        -> Result<HTTPResponse, any Error>
+    {
+        result.mapError { error in (error as? HTTPClientError).map { transportError($0, endpoint: endpoint) } ?? error }
     }
 
     /// The client's destination for `endpoint`: the one this transport was made for, when it is.

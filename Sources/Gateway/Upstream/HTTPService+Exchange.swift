@@ -89,8 +89,8 @@ extension HTTPService {
             bytes = try await Self.collect(response.body)
         }
         return exchange(
-            of: outgoing, key: call.key, answer: response, body: bytes, requestTime: requestTime,
-            responseTime: responseTime ?? clock.now)
+            forwarding: outgoing.forwarded, path: outgoing.path, key: call.key, answer: response, body: bytes,
+            requestTime: requestTime, responseTime: responseTime ?? clock.now)
     }
 
     /// The answer of `call` a ``LoopPassThrough`` received already (`primed`), once the call
@@ -131,12 +131,13 @@ extension HTTPService {
         return Outgoing(request: request, forwarded: forwarded, path: path)
     }
 
-    /// The exchange of `outgoing` for `key`, answered by `answer` with the whole `body`: the
-    /// answer reduced to a representation (the targeted field removed), with its times. Learns
-    /// the unkeyed fields the answer varies on.
+    /// The exchange of a call for `key` that forwarded the client's `forwarded` fields to `path`
+    /// (an ``Outgoing``'s), answered by `answer` with the whole `body`: the answer reduced to a
+    /// representation (the targeted field removed), with its times. Learns the unkeyed fields
+    /// the answer varies on.
     func exchange(
-        of outgoing: Outgoing, key: ResourceKey, answer: HTTPResponse, body: [UInt8], requestTime: Date,
-        responseTime: Date
+        forwarding forwarded: [(name: String, value: String)], path: String, key: ResourceKey, answer: HTTPResponse,
+        body: [UInt8], requestTime: Date, responseTime: Date
     ) -> UpstreamExchange {
         if !key.passedHeaders.isEmpty {
             variants?.learn(VaryField(answer.headers).names.intersection(key.passedHeaders.keys), for: key)
@@ -146,8 +147,8 @@ extension HTTPService {
         var passedOn = answer.headers
         if carriesTargetedField { passedOn.remove(policy.targetedField) }
         return UpstreamExchange(
-            clientHeaders: HTTPHeaders(outgoing.forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys),
-            path: outgoing.path, status: answer.status, endToEndHeaders: Representation.endToEndFields(of: passedOn),
+            clientHeaders: HTTPHeaders(forwarded), unkeyedHeaderNames: Set(key.passedHeaders.keys),
+            path: path, status: answer.status, endToEndHeaders: Representation.endToEndFields(of: passedOn),
             body: body, responseHeaders: answer.headers, carriesTargetedField: carriesTargetedField,
             requestTime: requestTime, responseTime: responseTime)
     }
@@ -167,7 +168,7 @@ extension HTTPService {
     }
 
     /// The target: path, then the base URL's query, the key's query and the query credentials.
-    private func target(path: String, key: ResourceKey, baseQuery: String?, credentials: [Credential]) -> String {
+    func target(path: String, key: ResourceKey, baseQuery: String?, credentials: [Credential]) -> String {
         var parts: [String] = []
         if let baseQuery, !baseQuery.isEmpty { parts.append(baseQuery) }
         if !key.query.isEmpty { parts.append(key.query) }

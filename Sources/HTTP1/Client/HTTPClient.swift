@@ -98,22 +98,57 @@ public final class HTTPClient: Sendable {
         _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts = Timeouts(),
         keepingFieldLines: Bool = false, on loop: EventLoop, completion: @escaping HTTPClientCall.Completion
     ) -> HTTPClientCall {
-        let call = makeCall(request, to: destination, timeouts: timeouts, keepingFieldLines: keepingFieldLines, on: loop)
+        let exchange = HTTPClientExchange(
+            request, host: destination.host, port: destination.port, limits: configuration.limits,
+            budget: configuration.bodyBudget, timeouts: timeouts, keepingFieldLines: keepingFieldLines)
+        return start(exchange, to: destination, on: loop, completion: completion)
+    }
+
+    /// ``send(_:to:timeouts:keepingFieldLines:on:completion:)`` of a request serialized already,
+    /// exactly as ``HTTPSerializer/request(_:host:port:)`` writes it for `destination` (a caller
+    /// sending many alike writes their common parts once): its method is `method`, and
+    /// `keepsAlive` says whether it asks to keep the connection.
+    /// - Returns: The call, to cancel it (on the loop's thread).
+    @discardableResult
+    public func send(
+        serialized request: [UInt8], method: HTTPMethod, keepsAlive: Bool, to destination: Destination,
+        timeouts: Timeouts = Timeouts(), keepingFieldLines: Bool = false, on loop: EventLoop,
+        completion: @escaping HTTPClientCall.Completion
+    ) -> HTTPClientCall {
+        let exchange = HTTPClientExchange(
+            serialized: request, method: method, keepsAlive: keepsAlive, limits: configuration.limits,
+            budget: configuration.bodyBudget, timeouts: timeouts, keepingFieldLines: keepingFieldLines)
+        return start(exchange, to: destination, on: loop, completion: completion)
+    }
+
+    /// The call of `exchange`, started with its completion.
+    private func start(
+        _ exchange: HTTPClientExchange, to destination: Destination, on loop: EventLoop,
+        completion: @escaping HTTPClientCall.Completion
+    ) -> HTTPClientCall {
+        let call = makeCall(exchange, to: destination, on: loop)
         call.start(ending: .callback(completion))
         return call
     }
 
     /// A call of `request`, not started: its exchange keeps the call's deadlines, counted from now.
     private func makeCall(
-        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts, keepingFieldLines: Bool = false,
-        on loop: EventLoop
+        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts, on loop: EventLoop
     ) -> HTTPClientCall {
-        let exchange = HTTPClientExchange(
-            request, host: destination.host, port: destination.port, limits: configuration.limits,
-            budget: configuration.bodyBudget, timeouts: timeouts, keepingFieldLines: keepingFieldLines)
-        return HTTPClientCall(
+        makeCall(
+            HTTPClientExchange(
+                request, host: destination.host, port: destination.port, limits: configuration.limits,
+                budget: configuration.bodyBudget, timeouts: timeouts),
+            to: destination, on: loop)
+    }
+
+    /// A call of `exchange`, not started.
+    private func makeCall(_ exchange: HTTPClientExchange, to destination: Destination, on loop: EventLoop)
+        -> HTTPClientCall
+    {
+        HTTPClientCall(
             client: self, destination: destination, loop: loop, exchange: exchange,
-            isIdempotent: Self.isIdempotent(request.method))
+            isIdempotent: Self.isIdempotent(exchange.requestMethod))
     }
 
     /// Closes every idle pooled connection (connections in use close when their call ends).

@@ -30,7 +30,8 @@ final class HTTPClientExchange: @unchecked Sendable {
     private var parser: HTTPResponseParser
     private var inbound: [UInt8] = []
     private let requestKeepsAlive: Bool
-    private let requestMethod: HTTPMethod
+    /// The request's method.
+    let requestMethod: HTTPMethod
     private let limits: HTTPParserLimits
     private let keepsFieldLines: Bool
     /// Counts `inbound` against the process's budget; gives it back when the exchange is dropped.
@@ -48,16 +49,28 @@ final class HTTPClientExchange: @unchecked Sendable {
     /// An exchange sending `request` (serialized for `host` and `port`), holding what it receives
     /// within `budget`, its call bounded by `timeouts` from now; its response keeps its field
     /// lines when `keepingFieldLines` (see ``HTTPResponseParser/init(requestMethod:limits:keepingFieldLines:)``).
-    init(
+    convenience init(
         _ request: HTTPRequest, host: String, port: Int, limits: HTTPParserLimits, budget: HTTPBodyBudget? = nil,
         timeouts: HTTPClient.Timeouts, keepingFieldLines: Bool = false
     ) {
-        outbound = HTTPSerializer.request(request, host: host, port: port)
-        requestMethod = request.method
+        self.init(
+            serialized: HTTPSerializer.request(request, host: host, port: port), method: request.method,
+            keepsAlive: request.headers.connectionKeepsAlive(version: .http1_1), limits: limits, budget: budget,
+            timeouts: timeouts, keepingFieldLines: keepingFieldLines)
+    }
+
+    /// An exchange sending a request serialized already (`outbound`, of `method`, asking to keep
+    /// the connection when `keepsAlive`), otherwise as ``init(_:host:port:limits:budget:timeouts:keepingFieldLines:)``.
+    init(
+        serialized outbound: [UInt8], method: HTTPMethod, keepsAlive: Bool, limits: HTTPParserLimits,
+        budget: HTTPBodyBudget? = nil, timeouts: HTTPClient.Timeouts, keepingFieldLines: Bool = false
+    ) {
+        self.outbound = outbound
+        requestMethod = method
         self.limits = limits
         self.keepsFieldLines = keepingFieldLines
-        parser = HTTPResponseParser(requestMethod: request.method, limits: limits, keepingFieldLines: keepingFieldLines)
-        requestKeepsAlive = request.headers.connectionKeepsAlive(version: .http1_1)
+        parser = HTTPResponseParser(requestMethod: method, limits: limits, keepingFieldLines: keepingFieldLines)
+        requestKeepsAlive = keepsAlive
         lease = budget.map(HTTPBodyBudget.Lease.init)
         totalDeadline = LoopInstant.now.advanced(byNanoseconds: timeouts.totalNanoseconds)
         self.timeouts = timeouts

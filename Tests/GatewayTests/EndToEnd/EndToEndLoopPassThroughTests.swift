@@ -107,6 +107,12 @@ struct EndToEndLoopPassThroughTests {
         return "\(response.status) \(fields) \(body)".replacingOccurrences(of: ".\(tag)", with: "")
     }
 
+    /// An upstream request head as text, its generated request id as `<id>` and the key's tag removed.
+    static func described(head: String, tag: String) -> String {
+        head.replacingOccurrences(of: "X-Request-ID: [0-9a-f]{32}", with: "X-Request-ID: <id>", options: .regularExpression)
+            .replacingOccurrences(of: ".\(tag)", with: "")
+    }
+
     /// A log line as text, but its duration and request id; the key's tag removed.
     static func described(_ entry: RecordingLogger.Entry, tag: String) -> String {
         let fields = entry.fields.filter { $0.key != "duration_ms" && $0.key != "request_id" }
@@ -129,7 +135,14 @@ struct EndToEndLoopPassThroughTests {
         }
         defer { upstream.stop() }
         let (onLoop, onLoopLines) = try await Self.run(onLoop: true, upstream: upstream)
+        let sentOnLoop = upstream.requests
         let inTasks = try await Self.run(onLoop: false, upstream: upstream)
+        // The upstream got the same request heads, byte for byte (but the keys' tags and the ids).
+        let sentInTasks = Array(upstream.requests.dropFirst(sentOnLoop.count))
+        #expect(
+            sentOnLoop.map { Self.described(head: $0, tag: "loop") }
+                == sentInTasks.map { Self.described(head: $0, tag: "task") })
+        #expect(sentOnLoop.contains { $0.contains("X-Request-ID: client-id-1") })
         let count = Self.requests.count
         #expect(onLoop.count == count * Self.routes.count)
         for (loop, task) in zip(onLoop, inTasks.0) { #expect(loop == task) }
