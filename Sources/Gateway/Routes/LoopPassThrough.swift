@@ -62,9 +62,10 @@ final class LoopPassThrough: Sendable {
         self.refresher = refresher
         let settings = route.settings
         storabilityFieldNames = HTTPFieldNames(service.policy.storabilityFieldNames)
+        let routeOwn = [settings.hiddenTagField, settings.downstreamCacheControl.map { _ in "Cache-Control" }]
         unrelayedFieldNames = HTTPFieldNames(
             Representation.hopByHopHeaderNames + RepositoryResponse.replacedFieldNames + [service.policy.targetedField]
-                + [settings.hiddenTagField, settings.downstreamCacheControl.map { _ in "Cache-Control" }].compactMap { $0 })
+                + routeOwn.compactMap { $0 })
     }
 
     /// Where `request` for `key` (marked hit-for-pass) goes when it qualifies, and through which

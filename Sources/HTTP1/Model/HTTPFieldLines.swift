@@ -64,7 +64,9 @@ public final class HTTPFieldLines: Sendable {
         at index: Int, _ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Result
     ) -> Result {
         bytes.withUnsafeBytes { head in
-            body(UnsafeRawBufferPointer(rebasing: head[lines[index].name]), UnsafeRawBufferPointer(rebasing: head[lines[index].value]))
+            body(
+                UnsafeRawBufferPointer(rebasing: head[lines[index].name]),
+                UnsafeRawBufferPointer(rebasing: head[lines[index].value]))
         }
     }
 
@@ -72,7 +74,8 @@ public final class HTTPFieldLines: Sendable {
     func forEachLine(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void) {
         bytes.withUnsafeBytes { head in
             for line in lines {
-                body(UnsafeRawBufferPointer(rebasing: head[line.name]), UnsafeRawBufferPointer(rebasing: head[line.value]))
+                body(
+                    UnsafeRawBufferPointer(rebasing: head[line.name]), UnsafeRawBufferPointer(rebasing: head[line.value]))
             }
         }
     }

@@ -33,9 +33,8 @@ enum HTTPFieldLine {
     /// name's literal (``HTTPKnownFieldNames``) or the name decoded, and the value decoded.
     @inline(__always)
     static func field(in bytes: UnsafeRawBufferPointer, name: Range<Int>, value: Range<Int>) -> HTTPField {
-        HTTPField(
-            name: HTTPKnownFieldNames.name(UnsafeRawBufferPointer(rebasing: bytes[name])) ?? HTTPLine.string(bytes, name),
-            value: HTTPLine.string(bytes, value))
+        let known = HTTPKnownFieldNames.name(UnsafeRawBufferPointer(rebasing: bytes[name]))
+        return HTTPField(name: known ?? HTTPLine.string(bytes, name), value: HTTPLine.string(bytes, value))
     }
 
     private static func nameError(_ line: UnsafeRawBufferPointer, at index: Int) -> HTTPParseError {

@@ -40,7 +40,9 @@ struct HTTPHeadReader<StartLine: HTTPStartLine>: Sendable {
         case .incomplete: return .incomplete
         case .invalid(let error): return .invalid(error)
         case .complete(let end):
-            guard keeping == .lines else { return .complete(startLine, HTTPHeaders(fieldSection.fields), nil, end: end) }
+            guard keeping == .lines else {
+                return .complete(startLine, HTTPHeaders(fieldSection.fields), nil, end: end)
+            }
             let head = UnsafeRawBufferPointer(rebasing: buffer[..<end])
             let lines = HTTPFieldLines(bytes: Array(head), lines: fieldSection.lines)
             // Lines are kept only when their bytes are their strings' (see ``HTTPFieldLines``).

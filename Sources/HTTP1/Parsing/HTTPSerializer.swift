@@ -143,7 +143,8 @@ public enum HTTPSerializer {
     private static func isDate(_ name: String) -> Bool { HTTPHeaders.equalsIgnoringCase(name, "date") }
 
     /// The relayed lines the head writes itself (their framing ones are never written from them).
-    private static let writtenByHead = HTTPFieldNames(["Content-Length", "Transfer-Encoding", "Connection", "Server", "Date"])
+    private static let writtenByHead = HTTPFieldNames(
+        ["Content-Length", "Transfer-Encoding", "Connection", "Server", "Date"])
 
     /// `Date`, the field whose first relayed line is written in the head's own place.
     private static let dateName = HTTPFieldNames(["Date"])
