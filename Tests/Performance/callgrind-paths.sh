@@ -11,7 +11,9 @@
 #   hit   /hit/{1..100}   fresh 1 KB hits                          (N = 2000)
 #   pass  /pass/{1..100}  no-store at the origin: every request goes upstream (N = 1000)
 #   reval /reval/{1..200} max-age=1 at the origin, filled 2 s before: every request revalidates
-#                         an expired entry (304 from the origin) and stores it again (N = 200)
+#                         an expired entry (304 from the origin) and stores it again (N = 200); the
+#                         disk level, which wrote each file at the fill, writes none of these
+#                         renewals (FileDatastore.revalidationWriteInterval, 60 s)
 #   disk  /zipf/{1..3000} 4 KB, filled before: the memory level is given 10 MB here (2 MB per
 #                         repository, ~400 such entries), so every request misses it and is
 #                         answered from the disk level, promoted and evicts one entry (N = 2000)
