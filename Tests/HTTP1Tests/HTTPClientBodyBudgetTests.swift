@@ -1,3 +1,4 @@
+import Sockets
 import Testing
 
 @testable import HTTP1
@@ -38,6 +39,32 @@ struct HTTPClientBodyBudgetTests {
             HTTPRequest(method: .get, target: "/large"), to: "127.0.0.1", port: upstream.port)
         #expect(HTTPClientTests.body(response).count == Self.bodySize)
         #expect(budget.bytesInUse == 0)
+    }
+
+    /// The call, which keeps its exchange, outlives its completion on the loop: the budget must be
+    /// given back before the completion runs, not when the exchange is dropped.
+    @Test func answer_GivesBackItsBudget_BeforeTheCompletionHearsOfIt() async throws {
+        let body = String(repeating: "x", count: Self.bodySize)
+        let upstream = try ScriptedUpstream { _, _ in
+            .respond("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        }
+        defer { upstream.stop() }
+        let loop = try EventLoop(checkInterval: .seconds(1))
+        try loop.start()
+        defer { loop.stop() }
+        let budget = HTTPBodyBudget(limit: 1_000_000)
+        let client = HTTPClient(configuration: HTTPClient.Configuration(bodyBudget: budget))
+        let (size, inUse) = await withCheckedContinuation { continuation in
+            loop.execute {
+                let destination = client.destination(host: "127.0.0.1", port: upstream.port)
+                client.send(HTTPRequest(method: .get, target: "/large"), to: destination, on: loop) { result in
+                    let size = (try? result.get()).map { HTTPClientTests.body($0).count }
+                    continuation.resume(returning: (size, budget.bytesInUse))
+                }
+            }
+        }
+        #expect(size == Self.bodySize)
+        #expect(inUse == 0)
     }
 
     @Test func smallAnswers_PassTheirAllowance_EvenWhenTheBudgetIsFull() async throws {

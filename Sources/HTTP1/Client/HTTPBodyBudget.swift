@@ -7,7 +7,8 @@ import Synchronization
 /// ``allowance`` bytes of every exchange always pass, so small answers are never refused; past
 /// that, an exchange that would take the total over the limit fails with
 /// `HTTPClientError.Kind.overBudget` (and its connection is closed) instead of growing the
-/// process. A lease gives its bytes back when the exchange ends, however it ends.
+/// process. A lease gives its bytes back when the call ends, however it ends, before its
+/// completion hears of it.
 public final class HTTPBodyBudget: Sendable, Hashable {
     /// The most bytes held at once by all exchanges (small answers may pass it by their allowance).
     public let limit: Int
@@ -49,7 +50,7 @@ public final class HTTPBodyBudget: Sendable, Hashable {
     /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    /// The bytes one exchange holds; given back when the lease is released.
+    /// The bytes one exchange holds; given back by ``release()`` (or when the lease is dropped).
     final class Lease: Sendable {
         private let budget: HTTPBodyBudget
         private let held = Atomic<Int>(0)
@@ -65,6 +66,9 @@ public final class HTTPBodyBudget: Sendable, Hashable {
             return true
         }
 
-        deinit { budget.give(held.load(ordering: .relaxed)) }
+        /// Gives back what the exchange holds (its answer is handed over, or it failed).
+        func release() { budget.give(held.exchange(0, ordering: .relaxed)) }
+
+        deinit { release() }
     }
 }

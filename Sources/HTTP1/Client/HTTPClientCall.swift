@@ -115,7 +115,9 @@ public final class HTTPClientCall: @unchecked Sendable {
         }
     }
 
+    /// Ends the call with `result`, once the exchange has given back its bytes of the body budget.
     private func complete(_ result: Result<HTTPResponse, any Error>) {
+        exchange.end()
         let ending = self.ending
         self.ending = nil
         switch ending {

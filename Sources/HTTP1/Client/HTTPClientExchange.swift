@@ -34,7 +34,7 @@ final class HTTPClientExchange: @unchecked Sendable {
     let requestMethod: HTTPMethod
     private let limits: HTTPParserLimits
     private let keepsFieldLines: Bool
-    /// Counts `inbound` against the process's budget; gives it back when the exchange is dropped.
+    /// Counts `inbound` against the process's budget; gives it back at ``end()``.
     private let lease: HTTPBodyBudget.Lease?
     private var isOverBudget = false
     private var isSized = false
@@ -90,6 +90,10 @@ final class HTTPClientExchange: @unchecked Sendable {
         totalDeadline = first.totalDeadline
         timeouts = first.timeouts
     }
+
+    /// Gives back the bytes the exchange holds against the budget: its call has ended (the call
+    /// keeps the exchange, and may outlive its completion on the loop, so letting go of it would be late).
+    func end() { lease?.release() }
 
     /// This exchange again from its start (see ``init(retrying:)``).
     func retry() -> HTTPClientExchange { HTTPClientExchange(retrying: self) }
