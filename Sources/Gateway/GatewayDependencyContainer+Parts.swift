@@ -80,7 +80,7 @@ extension GatewayDependencyContainer {
                 let folder = URL(fileURLWithPath: disk.path).appendingPathComponent(name, isDirectory: true)
                 do {
                     level2 = try FileDatastore<ResourceKey, Representation>(
-                        directory: folder, maxBytes: disk.maxBytes.map { max(1, $0 / share) })
+                        directory: folder, maxBytes: disk.maxBytes.map { max(1, $0 / share) }, clock: clock)
                     diskLevels[name] = level2
                 } catch {
                     diskProblems[name] = ErrorChain(error).links.map(\.message).joined(separator: ": ")

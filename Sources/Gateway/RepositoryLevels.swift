@@ -105,6 +105,15 @@ enum RepositoryLevels: PeekableDatastore {
         }
     }
 
+    /// ``renewInPlace(_:for:)`` for a revalidation: the disk level skips its write when it wrote
+    /// the key's file lately (``FileDatastore/renewRevalidatedInPlace(_:for:)``).
+    func renewRevalidatedInPlace(_ entry: CacheEntry<Representation>, for key: ResourceKey) -> Bool {
+        switch self {
+        case .disk(let levels): levels.renewInPlace(entry, for: key) { $0.renewRevalidatedInPlace(entry, for: key) }
+        case .memory, .shared, .diskAndShared: renewInPlace(entry, for: key)
+        }
+    }
+
     /// The disk level's entry for `key` when it reads it in place, promoted into memory (with a
     /// shared level too, the disk level is read as the nested chain's `get` reads it first); the
     /// other chains answer `nil` (their `get` reads the shared level).

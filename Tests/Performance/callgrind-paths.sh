@@ -5,11 +5,15 @@
 # Starts the origin of paths-bench.sh (nginx, 127.0.0.1:9300) and the gateway (release build, or
 # GATEWAY_BIN) under `valgrind --tool=callgrind --instr-atstart=no` with paths-gateway.json, warms
 # the keys with instrumentation off, then for each path counts the instructions of N sequential
-# keep-alive requests (one client, paths/seqclient.py) and prints instructions per request:
+# keep-alive requests (one client, paths/seqclient.py) and prints instructions per request, with
+# the reference-counting calls and mallocs per request (paths/refcounts.py: how many objects a
+# path touches and makes, which the instruction total does not tell apart from plain work):
 #   hit   /hit/{1..100}   fresh 1 KB hits                          (N = 2000)
 #   pass  /pass/{1..100}  no-store at the origin: every request goes upstream (N = 1000)
 #   reval /reval/{1..200} max-age=1 at the origin, filled 2 s before: every request revalidates
-#                         an expired entry (304 from the origin) and stores it again (N = 200)
+#                         an expired entry (304 from the origin) and stores it again (N = 200); the
+#                         disk level, which wrote each file at the fill, writes none of these
+#                         renewals (FileDatastore.revalidationWriteInterval, 60 s)
 #   disk  /zipf/{1..3000} 4 KB, filled before: the memory level is given 10 MB here (2 MB per
 #                         repository, ~400 such entries), so every request misses it and is
 #                         answered from the disk level, promoted and evicts one entry (N = 2000)
@@ -53,8 +57,10 @@ count() {  # NAME PREFIX N [KEYS] [FIRST]
   callgrind_control -d "$1" "$VPID" >/dev/null 2>&1
   sleep 1
   mv "$(ls -t "$RUN"/callgrind."$VPID".* | head -1)" "$RUN/cg-$1.out"
-  printf '%-5s %8s instructions/request  (%s requests: %s)\n' "$1" \
-    "$(awk -v n="$3" '/^totals:/ {printf "%.0f", $2 / n}' "$RUN/cg-$1.out")" "$3" "$(head -1 "$RUN/$1.txt" | cut -d'}' -f1)}"
+  read -r refcounts allocations < <(python3 "$HERE/paths/refcounts.py" "$RUN/cg-$1.out" "$3")
+  printf '%-5s %8s instructions/request  %5s retains+releases  %5s mallocs  (%s requests: %s)\n' "$1" \
+    "$(awk -v n="$3" '/^totals:/ {printf "%.0f", $2 / n}' "$RUN/cg-$1.out")" "$refcounts" "$allocations" \
+    "$3" "$(head -1 "$RUN/$1.txt" | cut -d'}' -f1)}"
 }
 count hit /hit/ 2000
 count pass /pass/ 1000

@@ -54,6 +54,14 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
         return true
     }
 
+    /// The wrapped levels' renewal of a revalidation without suspending, indexed as
+    /// ``renewInPlace(_:for:)`` indexes.
+    func renewRevalidatedInPlace(_ entry: CacheEntry<Representation>, for key: ResourceKey) -> Bool {
+        guard peekable?.renewRevalidatedInPlace(entry, for: key) == true else { return false }
+        index.set(TagField.tags(in: entry.value, field: field), for: key)
+        return true
+    }
+
     func delete(_ key: ResourceKey) async throws {
         try await wrapped.delete(key)
         index.remove(key)

@@ -31,6 +31,24 @@ extension FileDatastore {
         return renewBehind(entry, at: location)
     }
 
+    /// ``renewInPlace(_:for:)`` for a revalidation (`entry` renews the stored value of `key`, as
+    /// a “not modified” answer does), which writes nothing, returning `true`, when the key's file
+    /// was written (or a write of it accepted) less than ``revalidationWriteInterval`` ago: the
+    /// file holds the same value, with the freshness, validators and header fields of that
+    /// write; the renewed entry lives in the memory level in front of this one. A read of this
+    /// level (after a restart, or once the memory level let the entry go) may then find it stale
+    /// and revalidate it once more. An entry revalidated more often than the interval (a short
+    /// `max-age`) costs one write per interval instead of one per revalidation; a file of
+    /// another value is never left: every change of a value is a save or a renewal, both written.
+    public func renewRevalidatedInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool {
+        if let writtenAt = writtenLocations.writtenAt(of: key),
+            clock.now.timeIntervalSince(writtenAt) < revalidationWriteInterval
+        {
+            return true
+        }
+        return renewInPlace(entry, for: key)
+    }
+
     /// Keeps `entry` as the pending renewal of `location`'s file, scheduling the batch's write
     /// when it is the first; `false` when refused (``maxPendingRenewals`` other files pending).
     private func renewBehind(_ entry: CacheEntry<Value>, at location: Location) -> Bool {

@@ -29,6 +29,8 @@ import Foundation
 ///   the page cache while no change of a key of its bucket is under way is answered in place,
 ///   without waiting for the disk (``get(_:)``). A renewal (``renew(_:for:)``) is kept and
 ///   written later, in a batch with the others that came meanwhile; its caller does not wait.
+///   A revalidation's renewal of a file written less than ``revalidationWriteInterval`` ago is
+///   not written at all (``renewRevalidatedInPlace(_:for:)``).
 ///   Evictions and
 ///   ``deleteAll()`` run on one more queue and remove each file on its key's queue; re-measuring
 ///   a recreated folder runs there too, holding every key queue.
@@ -64,9 +66,14 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     let changesInFlight = FileChangesInFlight()
     /// The renewals accepted and not written yet (``renew(_:for:)``), and their bound.
     let renewals: PendingRenewals<Key, Value>
-    /// The locations of the keys written lately (``writtenLocation(of:)``) or just found missing by a
-    /// read: at most 1,024, about 256 KiB.
+    /// The locations of the keys written lately (``writtenLocation(of:)``), with when, or just found
+    /// missing by a read: at most 1,024, about 256 KiB.
     let writtenLocations = FileLocationCache<Key, Location>(capacity: 1_024)
+    /// How long after a write of a key's file a revalidation's renewal of it is not written
+    /// (``renewRevalidatedInPlace(_:for:)``).
+    public let revalidationWriteInterval: TimeInterval
+    /// Tells when files are written, for ``revalidationWriteInterval``.
+    let clock: any ClockProvider
 
     /// Opens the datastore in `directory`, creating the folder (and its parents) when missing.
     ///
@@ -77,17 +84,25 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     ///   - maxBytes: A bound on the total size of the entry files, or `nil` for none.
     ///   - maxPendingRenewals: The most renewals kept for writing later (``renew(_:for:)``); 0
     ///     makes every renewal a waited save.
+    ///   - revalidationWriteInterval: How long after a write of a key's file a revalidation's
+    ///     renewal of it is not written (``renewRevalidatedInPlace(_:for:)``); 0 writes every one.
+    ///   - clock: Tells when files are written.
     /// - Throws: ``DatastoreError`` (`writeFailed`) when the folder cannot be created, `readFailed`
     ///   when it cannot be listed.
-    public convenience init(directory: URL, maxBytes: Int? = nil, maxPendingRenewals: Int = 1024) throws {
+    public convenience init(
+        directory: URL, maxBytes: Int? = nil, maxPendingRenewals: Int = 1024,
+        revalidationWriteInterval: TimeInterval = 60, clock: any ClockProvider = SystemClock()
+    ) throws {
         try self.init(
-            directory: directory, maxBytes: maxBytes, hash: SHA256.digest, maxPendingRenewals: maxPendingRenewals)
+            directory: directory, maxBytes: maxBytes, hash: SHA256.digest, maxPendingRenewals: maxPendingRenewals,
+            revalidationWriteInterval: revalidationWriteInterval, clock: clock)
     }
 
     /// Opens the datastore with another hash function for file names (tests force collisions).
     init(
         directory: URL, maxBytes: Int? = nil, hash: @escaping @Sendable ([UInt8]) -> [UInt8], queueCount: Int = 4,
-        maxPendingRenewals: Int = 1024
+        maxPendingRenewals: Int = 1024, revalidationWriteInterval: TimeInterval = 60,
+        clock: any ClockProvider = SystemClock()
     ) throws {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -98,6 +113,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
         self.directoryPath = directory.path
         self.maxEntryBytes = min(maxBytes ?? .max, Self.defaultMaxEntryBytes)
         self.hash = hash
+        self.revalidationWriteInterval = revalidationWriteInterval
+        self.clock = clock
         self.renewals = PendingRenewals(limit: maxPendingRenewals)
         self.renewalTimer = RenewalBatchTimer(queue: maintenanceQueue)
         self.queues = (0..<max(1, queueCount)).map { DispatchQueue(label: "rds.file-datastore.io.\($0)") }

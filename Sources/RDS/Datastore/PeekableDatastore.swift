@@ -22,6 +22,12 @@ public protocol PeekableDatastore<Key, Value>: Datastore {
     /// stores it). A revalidation renews so on the event loop, without an async call per level.
     /// By default no level can: `false`.
     func renewInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool
+
+    /// ``renewInPlace(_:for:)`` for a revalidation: `entry` renews the stored entry of `key` (a
+    /// “not modified” answer: the same value with new freshness, validators or header fields),
+    /// never a first entry. A level behind memory may then skip its write when it wrote the key
+    /// lately (``FileDatastore/renewRevalidatedInPlace(_:for:)``). By default, ``renewInPlace(_:for:)``.
+    func renewRevalidatedInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool
 }
 
 extension PeekableDatastore {
@@ -30,4 +36,9 @@ extension PeekableDatastore {
 
     /// No renewal without suspending: `false`.
     public func renewInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool { false }
+
+    /// A revalidation's renewal is a renewal: ``renewInPlace(_:for:)``.
+    public func renewRevalidatedInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool {
+        renewInPlace(entry, for: key)
+    }
 }

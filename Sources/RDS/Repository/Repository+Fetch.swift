@@ -70,7 +70,8 @@ extension Repository {
     }
 
     /// Asks the service (until `deadline`) and stores its answer; `claim`, `droppingPrevious` and
-    /// `renewingPassMark` as for ``keep(_:for:at:claim:dropOnFailure:droppingPrevious:renewing:renewingPassMark:)``.
+    /// `renewingPassMark` as for
+    /// ``keep(_:for:at:claim:dropOnFailure:droppingPrevious:renewing:revalidated:renewingPassMark:)``.
     func fetchFromService(
         _ key: Key, claim: StoreClaim, entry: CacheEntry<Value>?, validators: Validators?, allowStale: Bool,
         deadline: Date, droppingPrevious: Bool, renewingPassMark: Bool = true
@@ -106,7 +107,7 @@ extension Repository {
             guard let value = entry?.value else { return notModifiedWithoutEntry(key) }
             renewed = renew(value)
         }
-        let stored = await keep(renewed, for: key, at: now, claim: claim, renewing: true)
+        let stored = await keep(renewed, for: key, at: now, claim: claim, renewing: true, revalidated: true)
         let answer = RepositoryAnswer(
             value: renewed.value, entry: stored, cacheStatus: stored == nil ? .bypass : .revalidated)
         return FlightOutcome(result: .success(answer), state: .loaded(renewed.value, origin: .revalidated, at: now))
@@ -137,13 +138,17 @@ extension Repository {
     ///     for a renewal of the stored entry (a “not modified” answer), or the first answer of a
     ///     key nothing was stored for (`droppingPrevious` is `false`; a cold miss then does not
     ///     wait for the disk).
+    ///   - revalidated: `true` for the renewal of a “not modified” answer (the stored value
+    ///     renewed, never a first entry): stored with
+    ///     ``PeekableDatastore/renewRevalidatedInPlace(_:for:)`` when the levels can.
     ///   - renewingPassMark: `false` for a read of a key marked hit-for-pass (``PassMarks``): an
     ///     answer that may not be stored leaves its mark as it is, lasting ``PassMarks/window``
     ///     from the answer that set it (as Varnish's hit-for-pass objects do), so a pass-through
     ///     costs no write of the marks' table.
     func keep(
         _ fetched: Fetched<Value>, for key: Key, at now: Date, claim: StoreClaim? = nil,
-        dropOnFailure: Bool = false, droppingPrevious: Bool = true, renewing: Bool = false, renewingPassMark: Bool = true
+        dropOnFailure: Bool = false, droppingPrevious: Bool = true, renewing: Bool = false, revalidated: Bool = false,
+        renewingPassMark: Bool = true
     ) async -> CacheEntry<Value>? {
         let entry = policy.entry(
             for: fetched.value, freshness: fetched.freshness, validators: fetched.validators, at: now)
@@ -162,7 +167,7 @@ extension Repository {
             if let entry {
                 // A renewal the levels take without suspending (memory, a disk level writing
                 // behind) costs no async call per level.
-                if renewing, store.peekable?.renewInPlace(entry, for: key) == true { return entry }
+                if renewing, renewedInPlace(entry, for: key, revalidated: revalidated) { return entry }
                 try await store.datastore.save(entry, for: key, renewing: renewing)
                 return entry
             }
@@ -175,6 +180,14 @@ extension Repository {
             if dropOnFailure { try? await store.datastore.delete(key) }
         }
         return nil
+    }
+
+    /// `true` when the levels renewed `entry` without suspending (see
+    /// ``PeekableDatastore/renewInPlace(_:for:)``), as a revalidation's renewal when `revalidated`
+    /// (``PeekableDatastore/renewRevalidatedInPlace(_:for:)``).
+    private func renewedInPlace(_ entry: CacheEntry<Value>, for key: Key, revalidated: Bool) -> Bool {
+        guard let peekable = store.peekable else { return false }
+        return revalidated ? peekable.renewRevalidatedInPlace(entry, for: key) : peekable.renewInPlace(entry, for: key)
     }
 
     /// The outcome of a failed fetch: the stale (or, network-first, fresh) `entry` with the error

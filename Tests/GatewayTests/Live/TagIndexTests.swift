@@ -117,4 +117,24 @@ struct TagIndexTests {
         #expect(tagging.peek(key("1")) == entry)
         #expect(try await FileDatastore<ResourceKey, Representation>(directory: folder).get(key("1")) == entry)
     }
+
+    /// A revalidation's renewal taken without suspending reaches memory and re-indexes the tags;
+    /// the disk level, which wrote the key's file just before, keeps that write.
+    @Test func taggingDatastore_RenewsARevalidationInMemory_TheDiskKeepingItsRecentWrite() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tags-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try FileDatastore<ResourceKey, Representation>(directory: folder)
+        let (tagging, index) = Self.tagging(overMemoryAnd: disk)
+        let first = Self.redEntry()
+        try await tagging.save(first, for: key("1"))
+        var renewed = first
+        renewed.expiresAt += 60
+
+        #expect(tagging.renewRevalidatedInPlace(renewed, for: key("1")))
+        await disk.finishWrites()
+
+        #expect(index.keys(taggedWith: "red") == [key("1")])
+        #expect(tagging.peek(key("1")) == renewed)
+        #expect(try await FileDatastore<ResourceKey, Representation>(directory: folder).get(key("1")) == first)
+    }
 }

@@ -34,6 +34,17 @@ final class FaultyDatastore: PeekableDatastore {
         return memory.renewInPlace(entry, for: key)
     }
 
+    /// How many revalidations' renewals were taken without suspending (``renewRevalidatedInPlace(_:for:)``).
+    var revalidationsInPlace: Int { revalidatedInPlace.withLock { $0 } }
+    private let revalidatedInPlace = Mutex(0)
+
+    /// Renews a revalidation in memory without suspending, unless saves fail.
+    func renewRevalidatedInPlace(_ entry: CacheEntry<String>, for key: String) -> Bool {
+        guard !failSavesFlag.withLock({ $0 }) else { return false }
+        revalidatedInPlace.withLock { $0 += 1 }
+        return memory.renewInPlace(entry, for: key)
+    }
+
     func save(_ entry: CacheEntry<String>, for key: String) async throws {
         guard !failSavesFlag.withLock({ $0 }) else { throw DatastoreError(.writeFailed, "disk full") }
         await memory.save(entry, for: key)
