@@ -27,7 +27,9 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let wakePending = Atomic<Bool>(false)
     /// How often the channels' deadlines are checked, in nanoseconds.
     private let checkInterval: Int64
-    private var registered: [Int32: any EventLoopChannel] = [:]
+    /// The channels this loop owns, each at the index of its descriptor: an event's token (the
+    /// descriptor) finds its channel by index, where a dictionary hashed it on every event.
+    private var registered: [(any EventLoopChannel)?] = []
     private var isStopped = false
     private var cachedInstant = LoopInstant.now
     private var isInstantStale = true
@@ -179,13 +181,15 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     /// The channels this loop owns now.
-    public var channels: Dictionary<Int32, any EventLoopChannel>.Values { registered.values }
+    public var channels: [any EventLoopChannel] { registered.compactMap { $0 } }
 
     /// Takes ownership of a channel and watches it for reading.
     /// - Throws: `SocketError` when epoll refuses the descriptor.
     public func add(_ channel: any EventLoopChannel) throws {
         try epoll.add(channel.descriptor, interest: .readable, token: UInt64(channel.descriptor))
-        registered[channel.descriptor] = channel
+        let index = Int(channel.descriptor)
+        if index >= registered.count { registered += repeatElement(nil, count: index + 1 - registered.count) }
+        registered[index] = channel
     }
 
     /// Changes what a channel is watched for.
@@ -196,12 +200,13 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Forgets a channel and stops watching its descriptor (call before closing it).
     public func remove(_ channel: any EventLoopChannel) {
         epoll.remove(channel.descriptor)
-        registered[channel.descriptor] = nil
+        let index = Int(channel.descriptor)
+        if index < registered.count { registered[index] = nil }
     }
 
     /// Closes every channel now.
     public func abortChannels() {
-        for channel in registered.values { channel.abort() }
+        for case let channel? in registered { channel.abort() }
     }
 
     private func run() {
@@ -211,14 +216,16 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
             isInstantStale = true
             epoll.wait(timeoutMilliseconds: waitTimeout(until: nextCheck)) { token, events in
                 if token == Self.wakeToken { return drainWakePipe() }
-                registered[Int32(truncatingIfNeeded: token)]?.handle(events)
+                let index = Int(truncatingIfNeeded: token)
+                guard index < registered.count, let channel = registered[index] else { return }
+                channel.handle(events)
             }
             runPending()
             let turn = instant
             for work in timers.takeDue(at: turn) { work() }
             if turn >= nextCheck {
                 nextCheck = turn.advanced(byNanoseconds: checkInterval)
-                for channel in registered.values { channel.checkDeadline(now: turn) }
+                for case let channel? in registered { channel.checkDeadline(now: turn) }
             }
         }
         // Work handed over while stopping (a handler's late answer, a stream's next chunk) finds

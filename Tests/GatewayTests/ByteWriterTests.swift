@@ -24,6 +24,20 @@ struct ByteWriterTests {
         #expect(runs == (capacity >= expected.count ? 1 : 2))
     }
 
+    /// Up to a kilobyte is written on the stack first: more than that, asked for or found
+    /// needed, is written into an array of its own, whole.
+    @Test(arguments: [0, 1_024, 1_025, 5_000])
+    func bytes_WritesMoreThanAKilobyte_WhateverTheRoomGiven(capacity: Int) {
+        let run = (0..<3_000).map { UInt8(truncatingIfNeeded: $0) }
+        var runs = 0
+        let bytes = ByteWriter.bytes(capacity: capacity) { writer in
+            runs += 1
+            writer.writeBytes(run)
+        }
+        #expect(bytes == [0xB8, 0x17] + run)
+        #expect(runs == (capacity >= run.count + 2 ? 1 : 2))
+    }
+
     @Test func bytes_IsEmpty_WhenNothingIsWritten() {
         #expect(ByteWriter.bytes(capacity: 0) { _ in }.isEmpty)
     }

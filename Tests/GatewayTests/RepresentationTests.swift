@@ -64,6 +64,22 @@ struct RepresentationTests {
         #expect(decoded.headers["X-Other"] == "1")
     }
 
+    /// Decoding takes the usual names (`Date`, `Content-Type`, ...) from a list rather than making
+    /// them: every name still reads back spelled exactly as stored, usual, cased otherwise,
+    /// or near one (equality compares names without case, so names are compared one by one).
+    @Test func coding_KeepsEachNamesSpelling_UsualOrNot() throws {
+        let fields = [
+            HTTPField(name: "Date", value: "Sun, 06 Nov 1994 08:49:37 GMT"),
+            HTTPField(name: "content-type", value: "a/b"), HTTPField(name: "ETAG", value: "\"1\""),
+            HTTPField(name: "Dates", value: "1"), HTTPField(name: "Dat", value: "2"),
+            HTTPField(name: "Cache-Control", value: "max-age=5"), HTTPField(name: "X-Ünïcode", value: "ü"),
+        ]
+        let decoded = try Representation(
+            decodingBytes: Representation(status: 200, headers: HTTPHeaders(fields)).encodedBytes())
+        #expect(decoded.headers.fields.map(\.name) == fields.map(\.name))
+        #expect(decoded.headers.fields.map(\.value) == fields.map(\.value))
+    }
+
     /// Entries written before every field was kept (format 1) read as a miss: decoding throws,
     /// and the file datastore then treats the file as unusable.
     @Test func decoding_Throws_ForFormatVersion1() throws {

@@ -1,3 +1,4 @@
+import Glibc
 import RDS
 
 /// Reads what ``ByteWriter`` wrote, checking every length against the bytes that are left,
@@ -75,6 +76,29 @@ struct ByteReader {
     mutating func readString() throws -> String {
         guard let string = try readRun().utf8String else { throw failure("invalid UTF-8") }
         return string
+    }
+
+    /// Reads a length-prefixed string, taken from `known` when it is one of them byte for byte
+    /// (a string no record needs made and checked again: a stored field's name).
+    mutating func readString(preferring known: [String]) throws -> String {
+        let run = try readRun()
+        if let index = Self.index(of: run, in: known) { return known[index] }
+        guard let string = run.utf8String else { throw failure("invalid UTF-8") }
+        return string
+    }
+
+    /// The position in `known` of the string whose UTF-8 is `run`, compared where they lie.
+    private static func index(of run: UnsafeRawBufferPointer, in known: [String]) -> Int? {
+        guard let start = run.baseAddress else { return nil }
+        return known.withUnsafeBufferPointer { known in
+            for index in known.indices where known[index].utf8.count == run.count {
+                let order = known[index].utf8.withContiguousStorageIfAvailable { name in
+                    memcmp(name.baseAddress!, start, run.count)
+                }
+                if order == 0 { return index }
+            }
+            return nil
+        }
     }
 
     /// Reads a length prefix and the run it announces, which must fit in the bytes left.

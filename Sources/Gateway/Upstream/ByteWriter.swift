@@ -16,6 +16,17 @@ struct ByteWriter {
     /// need more, `encode` runs once more with room for exactly what it wrote (it must write the
     /// same pieces each time).
     static func bytes(capacity: Int, _ encode: (inout ByteWriter) -> Void) -> [UInt8] {
+        // Up to a kilobyte (a key) is written on the stack and copied into an array of its
+        // length: an array made uninitialized is allocated by the standard library's
+        // unspecialised code, which looks its storage type up at run time (~300 instructions).
+        guard capacity > stackBytes else {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: stackBytes) { memory in
+                var writer = ByteWriter(UnsafeMutableBufferPointer(rebasing: memory[..<max(0, capacity)]))
+                encode(&writer)
+                guard writer.fits else { return Self.bytes(capacity: writer.count, encode) }
+                return Array(UnsafeBufferPointer(rebasing: memory[..<writer.count]))
+            }
+        }
         var needed: Int?
         let bytes = [UInt8](unsafeUninitializedCapacity: max(0, capacity)) { buffer, initialized in
             var writer = ByteWriter(buffer)
@@ -30,6 +41,10 @@ struct ByteWriter {
         guard let needed else { return bytes }
         return Self.bytes(capacity: needed, encode)
     }
+
+    /// The most bytes ``bytes(capacity:_:)`` writes on the stack: the size up to which the
+    /// standard library allocates temporary memory there without asking the runtime whether it may.
+    private static var stackBytes: Int { 1_024 }
 
     /// `true` while every byte written so far is in the buffer.
     private var fits: Bool { count <= buffer.count }

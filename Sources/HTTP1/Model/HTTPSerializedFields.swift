@@ -44,8 +44,14 @@ public final class HTTPSerializedFields: Sendable {
         dateLine = Self.dateLine(of: fields)
     }
 
-    /// The line of the first `Date` in `fields`.
+    /// The line of the first `Date` in `fields`, looked for where the fields lie (a predicate
+    /// over the array copied each field, retaining and releasing its two strings).
     private static func dateLine(of fields: [HTTPField]) -> [UInt8]? {
-        fields.first { HTTPHeaders.equalsIgnoringCase($0.name, "date") }.map { HTTPSerializer.dateLine($0.value) }
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where HTTPHeaders.equalsIgnoringCase(fields[index].name, "date") {
+                return HTTPSerializer.dateLine(fields[index].value)
+            }
+            return nil
+        }
     }
 }

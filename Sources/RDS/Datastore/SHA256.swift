@@ -53,14 +53,17 @@ public enum SHA256 {
                     }
                 }
             }
-            return [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
+            // Written on the stack, then copied into an array of its length: an array made
+            // uninitialized is allocated by the standard library's unspecialised code, which looks
+            // its storage type up at run time (~300 instructions more per digest).
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
                 for (index, word) in state.enumerated() {
                     digest[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
                     digest[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
                     digest[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
                     digest[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
                 }
-                count = 32
+                return Array(UnsafeBufferPointer(digest))
             }
         }
     }
