@@ -76,6 +76,16 @@ struct FileDatastoreFormatTests {
         #expect(FileEntryFormat.decode(FileEntryFormat.encode(bare, keyBytes: []), keyBytes: []) == .entry(bare))
     }
 
+    @Test(arguments: [
+        Self.entry.validators, Validators(etag: "W/\"abd\"", lastModified: "Tue, 01 Jan 2026 00:00:01 GMT"),
+        Validators(etag: "W/\"abc\""), Validators(), nil,
+    ] as [Validators?])
+    func decode_ReturnsTheStoredValidators_WhateverTheValueHolds(held: Validators?) {
+        let bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
+        let decoded = FileEntryFormat.decode(bytes, keyBytes: Self.key, value: { Array($0) }, held: { _ in held })
+        #expect(decoded??.validators == Self.entry.validators)
+    }
+
     @Test func decode_ReportsOtherKey_WhenTheStoredKeyDiffers() {
         let bytes = FileEntryFormat.encode(Self.entry, keyBytes: Self.key)
         #expect(FileEntryFormat.decode(bytes, keyBytes: Array("weather/paris".utf8)) == .otherKey)

@@ -14,6 +14,9 @@ extension Representation: DatastoreCodable {
     /// entries (nine fields only) no longer decode, so the file datastore reads them as a miss.
     private static let magic: [UInt8] = [0x52, 0x50, 0x52, 2]
 
+    /// Its `ETag` and `Last-Modified` fields: a disk hit takes their strings for the entry's validators.
+    public var heldValidators: Validators? { validators }
+
     /// The compact binary form: magic, status, method, header count, fields, body.
     /// `Set-Cookie` is never stored.
     public func encodedBytes() throws -> [UInt8] {

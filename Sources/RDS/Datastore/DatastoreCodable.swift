@@ -10,6 +10,10 @@ public protocol DatastoreCodable: Sendable {
     /// copied for ``init(decodingBytes:)``.
     /// - Throws: when the bytes are not a valid encoding.
     init(decodingBytesIn bytes: UnsafeRawBufferPointer) throws
+    /// The validators the value holds itself (a representation's `ETag` and `Last-Modified`),
+    /// `nil` by default. An entry read from a file takes these strings for the stored validators
+    /// with the same text instead of making new ones.
+    var heldValidators: Validators? { get }
 }
 
 extension DatastoreCodable {
@@ -17,4 +21,7 @@ extension DatastoreCodable {
     public init(decodingBytesIn bytes: UnsafeRawBufferPointer) throws {
         try self.init(decodingBytes: Array(bytes))
     }
+
+    /// None: a read entry's validators are made from the file's bytes.
+    public var heldValidators: Validators? { nil }
 }

@@ -213,7 +213,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// for another key's file (names collided: a miss, the file stays), or `nil` when they are
     /// unusable (corrupt, or a value that no longer decodes: the caller removes the file).
     private static func storedEntry(in contents: [UInt8], keyBytes: [UInt8]) -> CacheEntry<Value>?? {
-        FileEntryFormat.decode(contents, keyBytes: keyBytes, value: Value.init(decodingBytesIn:))
+        FileEntryFormat.decode(
+            contents, keyBytes: keyBytes, value: Value.init(decodingBytesIn:), held: { $0.heldValidators })
     }
 
     /// Writes `entry` for `key`, replacing any previous entry; recreates the folder when it was removed.

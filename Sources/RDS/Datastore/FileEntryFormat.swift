@@ -146,14 +146,21 @@ public enum FileEntryFormat {
     /// Validates `bytes` and decodes the entry they hold with `value`, which gets the value's
     /// bytes where they lie (no copy of them is made here): `.some(entry)`, `.some(nil)` for
     /// another key's entry, `nil` for bytes that are not a valid entry or a value that `value`
-    /// cannot decode.
+    /// cannot decode. A stored validator with the same text as the one `held` finds in the decoded
+    /// value is that value's string, not a new one.
     static func decode<Value>(
-        _ bytes: [UInt8], keyBytes: [UInt8], value: (UnsafeRawBufferPointer) throws -> Value
+        _ bytes: [UInt8], keyBytes: [UInt8], value: (UnsafeRawBufferPointer) throws -> Value,
+        held: (Value) -> Validators? = { _ in nil }
     ) -> CacheEntry<Value>?? {
         bytes.withUnsafeBytes { raw -> CacheEntry<Value>?? in
             do {
                 guard let parsed = try parse(raw, keyBytes: keyBytes) else { return .some(nil) }
-                return .some(parsed.withValue(try value(UnsafeRawBufferPointer(rebasing: raw[parsed.value]))))
+                let decoded = try value(UnsafeRawBufferPointer(rebasing: raw[parsed.entry.value]))
+                let known = held(decoded)
+                let validators = Validators(
+                    etag: try validator(raw, parsed.etag, known: known?.etag),
+                    lastModified: try validator(raw, parsed.lastModified, known: known?.lastModified))
+                return .some(parsed.entry.withValue(decoded, validators: validators))
             } catch {
                 return nil
             }
@@ -162,9 +169,12 @@ public enum FileEntryFormat {
 
     private struct InvalidEntry: Error {}
 
-    /// The entry in `raw` with the range of its value's bytes, or `nil` for another key's entry.
+    /// The entry in `raw` with the range of its value's bytes and no validators yet, with the
+    /// ranges of its validators' bytes (`nil` when absent), or `nil` for another key's entry.
     /// - Throws: ``InvalidEntry``.
-    private static func parse(_ raw: UnsafeRawBufferPointer, keyBytes: [UInt8]) throws -> CacheEntry<Range<Int>>? {
+    private static func parse(_ raw: UnsafeRawBufferPointer, keyBytes: [UInt8]) throws
+        -> (entry: CacheEntry<Range<Int>>, etag: Range<Int>?, lastModified: Range<Int>?)?
+    {
         guard raw.count >= headerSize + checksumSize, startsWithKnownHeader(raw) else { throw InvalidEntry() }
         let flags = raw[5]
         let checksumOffset = raw.count - checksumSize
@@ -182,39 +192,54 @@ public enum FileEntryFormat {
             throw InvalidEntry()
         }
         guard Self.bytes(UnsafeRawBufferPointer(rebasing: raw[key]), equal: keyBytes) else { return nil }
-        let validators = Validators(
-            etag: try validator(raw[etag], present: flags & Flag.hasETag != 0),
-            lastModified: try validator(raw[lastModified], present: flags & Flag.hasLastModified != 0))
-        return CacheEntry(
+        let entry = CacheEntry(
             value: value,
             storedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 40))),
             expiresAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: readUInt64(raw, at: 48))),
-            validators: validators,
             initialAge: Double(bitPattern: readUInt64(raw, at: 56)),
             mustRevalidate: flags & Flag.mustRevalidate != 0,
             staleWhileRevalidate: flags & Flag.hasStaleWhileRevalidate != 0
                 ? Double(bitPattern: readUInt64(raw, at: 64)) : nil,
             staleIfError: flags & Flag.hasStaleIfError != 0 ? Double(bitPattern: readUInt64(raw, at: 72)) : nil)
+        return (
+            entry, try validatorRange(etag, present: flags & Flag.hasETag != 0),
+            try validatorRange(lastModified, present: flags & Flag.hasLastModified != 0)
+        )
     }
 
     /// `true` when `stored` holds exactly `bytes` (compared in one `memcmp`, not byte by byte
     /// through a generic sequence: every read of an entry file checks its key).
     private static func bytes(_ stored: UnsafeRawBufferPointer, equal bytes: [UInt8]) -> Bool {
-        stored.count == bytes.count
-            && bytes.withUnsafeBytes { bytes in
-                guard let lhs = stored.baseAddress, let rhs = bytes.baseAddress else { return true }
-                return memcmp(lhs, rhs, bytes.count) == 0
-            }
+        bytes.withUnsafeBytes { Self.bytes(stored, equal: $0) }
     }
 
-    /// A validator's text, `nil` when absent.
-    /// - Throws: ``InvalidEntry`` when an absent validator has bytes or a present one is not UTF-8.
-    private static func validator(_ bytes: Slice<UnsafeRawBufferPointer>, present: Bool) throws -> String? {
+    /// `true` when `stored` and `bytes` hold the same bytes (one `memcmp`).
+    private static func bytes(_ stored: UnsafeRawBufferPointer, equal bytes: UnsafeRawBufferPointer) -> Bool {
+        guard stored.count == bytes.count else { return false }
+        guard let lhs = stored.baseAddress, let rhs = bytes.baseAddress else { return true }
+        return memcmp(lhs, rhs, bytes.count) == 0
+    }
+
+    /// A validator's range, `nil` when absent.
+    /// - Throws: ``InvalidEntry`` when an absent validator has bytes.
+    private static func validatorRange(_ range: Range<Int>, present: Bool) throws -> Range<Int>? {
         guard present else {
-            guard bytes.isEmpty else { throw InvalidEntry() }
+            guard range.isEmpty else { throw InvalidEntry() }
             return nil
         }
-        guard let text = UnsafeRawBufferPointer(rebasing: bytes).utf8String else { throw InvalidEntry() }
+        return range
+    }
+
+    /// The text of the validator at `range` of `raw` (`nil` when absent): `known` when it holds
+    /// the same bytes, else a new string.
+    /// - Throws: ``InvalidEntry`` when the bytes are not UTF-8.
+    private static func validator(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>?, known: String?) throws
+        -> String?
+    {
+        guard let range else { return nil }
+        let bytes = UnsafeRawBufferPointer(rebasing: raw[range])
+        if var known, known.withUTF8({ Self.bytes(bytes, equal: UnsafeRawBufferPointer($0)) }) { return known }
+        guard let text = bytes.utf8String else { throw InvalidEntry() }
         return text
     }
 
