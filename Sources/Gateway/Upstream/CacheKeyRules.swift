@@ -23,9 +23,9 @@ public struct CacheKeyRules: Sendable, Hashable {
     ///   - requestHeaders: The client's request headers.
     public func key(repository: String, path: String, query: Substring?, requestHeaders: HTTPHeaders) -> ResourceKey {
         let rule = queryParameters
-        let kept = ResourceKey.normalizedQuery(query ?? "", admitting: rule.admits)
         return ResourceKey(
-            repository: repository, path: path, query: Substring(kept), headers: headers.select(from: requestHeaders),
-            passedHeaders: headers.passed(from: requestHeaders))
+            repository: repository, path: path,
+            normalizedQuery: ResourceKey.normalizedQuery(query ?? "", admitting: rule.admits),
+            lowercasedHeaders: headers.select(from: requestHeaders), passedHeaders: headers.passed(from: requestHeaders))
     }
 }

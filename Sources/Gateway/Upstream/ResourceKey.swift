@@ -64,10 +64,21 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
             let name = name.lowercased()
             lowered[name] = lowered[name].map { $0 + ", " + value } ?? value
         }
+        self.init(
+            repository: repository, path: path, normalizedQuery: Self.normalizedQuery(query ?? "", admitting: { _ in true }),
+            lowercasedHeaders: lowered, passedHeaders: passedHeaders)
+    }
+
+    /// Creates a key from a query already normalized (``normalizedQuery(_:admitting:)``) and
+    /// header names already lower-cased, as ``CacheKeyRules`` makes them: nothing is split,
+    /// joined or walked again. A missing leading `/` is still added to `path`.
+    init(
+        repository: String, path: String, normalizedQuery: String, lowercasedHeaders: [String: String],
+        passedHeaders: [String: String]
+    ) {
         storage = Storage(
             repository: repository, path: path.utf8.first == UInt8(ascii: "/") ? path : "/" + path,
-            query: Self.normalizedQuery(query ?? "", admitting: { _ in true }), headers: lowered,
-            passedHeaders: passedHeaders)
+            query: normalizedQuery, headers: lowercasedHeaders, passedHeaders: passedHeaders)
     }
 
     /// Keys are equal when repository, path, query and keyed headers are; ``passedHeaders`` do not count.
