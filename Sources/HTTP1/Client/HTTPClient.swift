@@ -98,10 +98,9 @@ public final class HTTPClient: Sendable {
         _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts = Timeouts(),
         keepingFieldLines: Bool = false, on loop: EventLoop, completion: @escaping HTTPClientCall.Completion
     ) -> HTTPClientCall {
-        let exchange = HTTPClientExchange(
-            request, host: destination.host, port: destination.port, limits: configuration.limits,
-            budget: configuration.bodyBudget, timeouts: timeouts, keepingFieldLines: keepingFieldLines)
-        return start(exchange, to: destination, on: loop, completion: completion)
+        started(
+            makeCall(request, to: destination, timeouts: timeouts, keepingFieldLines: keepingFieldLines, on: loop),
+            completion: completion)
     }
 
     /// ``send(_:to:timeouts:keepingFieldLines:on:completion:)`` of a request serialized already,
@@ -118,27 +117,24 @@ public final class HTTPClient: Sendable {
         let exchange = HTTPClientExchange(
             serialized: request, method: method, keepsAlive: keepsAlive, limits: configuration.limits,
             budget: configuration.bodyBudget, timeouts: timeouts, keepingFieldLines: keepingFieldLines)
-        return start(exchange, to: destination, on: loop, completion: completion)
+        return started(makeCall(exchange, to: destination, on: loop), completion: completion)
     }
 
-    /// The call of `exchange`, started with its completion.
-    private func start(
-        _ exchange: HTTPClientExchange, to destination: Destination, on loop: EventLoop,
-        completion: @escaping HTTPClientCall.Completion
-    ) -> HTTPClientCall {
-        let call = makeCall(exchange, to: destination, on: loop)
+    /// `call`, started with its completion.
+    private func started(_ call: HTTPClientCall, completion: @escaping HTTPClientCall.Completion) -> HTTPClientCall {
         call.start(ending: .callback(completion))
         return call
     }
 
     /// A call of `request`, not started: its exchange keeps the call's deadlines, counted from now.
     private func makeCall(
-        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts, on loop: EventLoop
+        _ request: HTTPRequest, to destination: Destination, timeouts: Timeouts, keepingFieldLines: Bool = false,
+        on loop: EventLoop
     ) -> HTTPClientCall {
         makeCall(
             HTTPClientExchange(
                 request, host: destination.host, port: destination.port, limits: configuration.limits,
-                budget: configuration.bodyBudget, timeouts: timeouts),
+                budget: configuration.bodyBudget, timeouts: timeouts, keepingFieldLines: keepingFieldLines),
             to: destination, on: loop)
     }
 

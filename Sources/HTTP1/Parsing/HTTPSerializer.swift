@@ -2,9 +2,11 @@
 /// behind the head by reference and writes both with one `writev`), chunk framing for streamed
 /// bodies, and requests for the client.
 ///
-/// Header order is deterministic: the status line, `Server`, `Date` (the handler's own when it
-/// sets one, e.g. a cache replaying the origin's), the handler's other fields in
-/// their order (except their own `Server`), then the framing field and `Connection`. Field names that are not tokens are
+/// Header order is deterministic: the status line, `Server`, `Date` (the first relayed line's when
+/// the response relays received field lines, else the handler's own when it sets one, e.g. a cache
+/// replaying the origin's), the relayed lines in their order (but their framing, `Connection`,
+/// `Server` and `Date` lines), the handler's other fields in their order (except their own
+/// `Server`), then the framing field and `Connection`. Field names that are not tokens are
 /// dropped and control bytes in values become spaces, so no handler can split a response.
 public enum HTTPSerializer {
     /// The `Server` field value.
@@ -152,7 +154,9 @@ public enum HTTPSerializer {
     /// Writes the relayed line at `index` (a `Date`) as the head's `Date` field.
     private static func writeDate(of lines: HTTPFieldLines, at index: Int, to head: inout HTTPHeadBuffer) {
         lines.withLine(at: index) { _, value in
-            "Date".utf8.withContiguousStorageIfAvailable { head.writeValidatedField(UnsafeRawBufferPointer($0), value) }
+            head.write(datePrefix)
+            head.write(value.assumingMemoryBound(to: UInt8.self))
+            head.writeLineEnd()
         }
     }
 
