@@ -29,8 +29,8 @@ extension FileDatastore {
     private static var entrySuffix: String { ".entry" }
 
     /// The location of a key being written (now, as held from here on): the one held for it in
-    /// ``writtenLocations``, else made (see ``location(of:)``) and held from now on. An entry saved is renewed each time it
-    /// expires and is revalidated; reads use a held location too, but come from a far wider set
+    /// ``writtenLocations``, else made (see ``location(of:)``) and held from now on. An entry saved is renewed as it
+    /// expires and is revalidated (at most once per ``revalidationWriteInterval``); reads use a held location too, but come from a far wider set
     /// of keys: one they make is held only when its file is missing (its answer is written next).
     /// - Throws: ``DatastoreError`` (`codingFailed`) when the key cannot be encoded.
     func writtenLocation(of key: Key) throws(DatastoreError) -> Location {

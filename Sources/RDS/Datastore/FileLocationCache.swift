@@ -4,7 +4,8 @@ import Synchronization
 /// The locations of the keys a ``FileDatastore`` wrote lately, or looked for and found no file
 /// for (a cold miss, whose answer is written next), so that a key saved or renewed again, or
 /// saved after its miss, costs one table lookup instead of encoding it, hashing its bytes with
-/// SHA-256 and spelling out its path (a revalidated entry is renewed on disk every time it expires).
+/// SHA-256 and spelling out its path (a revalidated entry is renewed on disk as it expires, at most
+/// once per ``FileDatastore/revalidationWriteInterval``).
 /// Each holds when its key's file was last written (``FileDatastore/renewRevalidatedInPlace(_:for:)``
 /// skips a write soon after).
 ///
