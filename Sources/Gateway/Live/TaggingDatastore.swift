@@ -49,15 +49,18 @@ struct TaggingDatastore: Datastore, PeekableDatastore {
     /// The wrapped levels' renewal without suspending, indexed as ``renew(_:for:)`` indexes; `false`
     /// (nothing renewed, nothing indexed) when they cannot.
     func renewInPlace(_ entry: CacheEntry<Representation>, for key: ResourceKey) -> Bool {
-        guard peekable?.renewInPlace(entry, for: key) == true else { return false }
-        index.set(TagField.tags(in: entry.value, field: field), for: key)
-        return true
+        indexed(entry, for: key, renewed: peekable?.renewInPlace(entry, for: key) == true)
     }
 
     /// The wrapped levels' renewal of a revalidation without suspending, indexed as
     /// ``renewInPlace(_:for:)`` indexes.
     func renewRevalidatedInPlace(_ entry: CacheEntry<Representation>, for key: ResourceKey) -> Bool {
-        guard peekable?.renewRevalidatedInPlace(entry, for: key) == true else { return false }
+        indexed(entry, for: key, renewed: peekable?.renewRevalidatedInPlace(entry, for: key) == true)
+    }
+
+    /// `renewed`, with `entry`'s tags indexed for `key` when it is `true`.
+    private func indexed(_ entry: CacheEntry<Representation>, for key: ResourceKey, renewed: Bool) -> Bool {
+        guard renewed else { return false }
         index.set(TagField.tags(in: entry.value, field: field), for: key)
         return true
     }

@@ -19,7 +19,7 @@ import Synchronization
 /// once per base, ``UpstreamRequestHead``) through the client's callback form, on the same loop. An answer that
 /// is *plain* (below 500, not 304, not storable, no `Vary` that re-keys the read) is made into
 /// today's response there: relayed from its field lines as received when it can be
-/// (``relayed(_:receipt:sent:for:)``), else from the same exchange, representation and
+/// (``relayed(_:receipt:forwarded:for:)``), else from the same exchange, representation and
 /// ``RepositoryResponse`` as today's. Anything
 /// else, and a call the client's leaving cancels, goes back to today's path with the call's
 /// outcome in hand (``Outcome/replay(_:)``): that path takes it instead of calling again, so its
@@ -38,14 +38,15 @@ final class LoopPassThrough: Sendable {
     private let repository: Repository<ResourceKey, Representation>
     let service: HTTPService
     private let refresher: BackgroundRefresher<ResourceKey, Representation>?
-    /// The fields a relayed answer's lines drop (``relayed(_:receipt:sent:for:)``) besides those
+    /// The fields a relayed answer's lines drop (``relayed(_:receipt:forwarded:for:)``) besides those
     /// its `Connection` names: the hop-by-hop ones, the targeted one, the route's hidden one and
     /// those today's response replaces.
     let unrelayedFieldNames: HTTPFieldNames
     /// The fields that tell whether an answer may be stored (``HTTPCaching/FreshnessPolicy/storabilityFieldNames``).
     let storabilityFieldNames: HTTPFieldNames
-    /// The request head of the service's base, once made (see ``requestHead(for:)``).
-    private let requestHeads = Mutex<UpstreamRequestHead?>(nil)
+    /// The service's base and its request head, once made, or `nil` when it cannot be (see
+    /// ``requestHead(for:)``).
+    private let requestHeads = Mutex<(base: UpstreamBase, head: UpstreamRequestHead?)?>(nil)
 
     /// The pass-through of `route`'s reads, or `nil` when its repository's service does not
     /// qualify (see the type's documentation).
@@ -128,9 +129,9 @@ final class LoopPassThrough: Sendable {
     /// The request head of `base` (``UpstreamRequestHead``), made at its first use and again
     /// when the service's base changes; `nil` when the service's requests cannot be made so.
     private func requestHead(for base: UpstreamBase) -> UpstreamRequestHead? {
-        if let head = requestHeads.withLock({ $0 }), head.base === base { return head }
+        if let held = requestHeads.withLock({ $0 }), held.base === base { return held.head }
         let head = UpstreamRequestHead(service: service, base: base)
-        requestHeads.withLock { $0 = head }
+        requestHeads.withLock { $0 = (base, head) }
         return head
     }
 
@@ -142,11 +143,9 @@ final class LoopPassThrough: Sendable {
         for request: HTTPRequest, id: RequestID
     ) -> Outcome {
         if case .success(let answer) = receipt.result,
-            var response = relayed(answer, receipt: receipt, forwarded: forwarded, for: request)
+            let response = relayed(answer, receipt: receipt, forwarded: forwarded, for: request)
         {
-            service.observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
-            response.headers[RequestID.headerName] = id.value
-            return .answered(response)
+            return answered(response, to: answer, of: receipt, id: id)
         }
         let receipt = receipt.withFieldsMade()
         guard case .success(let answer) = receipt.result, case .bytes(let body) = answer.body,
@@ -158,12 +157,19 @@ final class LoopPassThrough: Sendable {
         guard case .fetched(let fetched)? = try? service.answer(to: exchange, key: key, conditional: false),
             !fetched.freshness.isStorable, route.variants.rekeyed(key, for: fetched.value.headers) == nil
         else { return .replay(receipt) }
-        service.observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
         let settings = route.settings
-        var response = RepositoryResponse.make(
+        let response = RepositoryResponse.make(
             RepositoryAnswer(value: fetched.value, entry: nil, cacheStatus: .bypass), request: request,
             now: service.clock.now, downstreamCacheControl: settings.downstreamCacheControl,
             heuristic: settings.isHeuristic(fetched.value), hiddenField: settings.hiddenTagField)
+        return answered(response, to: answer, of: receipt, id: id)
+    }
+
+    /// A plain answer's outcome: the call observer told of the call's end, `response` given `id`.
+    private func answered(
+        _ response: consuming HTTPResponse, to answer: HTTPResponse, of receipt: UpstreamReceipt, id: RequestID
+    ) -> Outcome {
+        service.observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
         response.headers[RequestID.headerName] = id.value
         return .answered(response)
     }

@@ -10,8 +10,6 @@ import RDS
 /// ``UpstreamCallObserver/willSend(_:id:)`` and ``HTTP1/HTTPSerializer/request(_:host:port:)``)
 /// with an empty target and a placeholder id, split where those two lie.
 final class UpstreamRequestHead: Sendable {
-    /// The base it was made for.
-    let base: UpstreamBase
     /// Whether the request asks to keep the connection.
     let keepsAlive: Bool
     /// The bytes before the target (the method and a space).
@@ -36,7 +34,6 @@ final class UpstreamRequestHead: Sendable {
         let method = Array(request.method.rawValue.utf8) + [UInt8(ascii: " ")]
         guard bytes.starts(with: method) else { return nil }
         let rest = bytes[method.count...]
-        self.base = base
         keepsAlive = request.headers.connectionKeepsAlive(version: .http1_1)
         start = method
         guard service.observer != nil else {
