@@ -1,9 +1,10 @@
 /// Writes the compact binary encoding used by ``Representation`` and ``ResourceKey``: LEB128
 /// variable-length unsigned integers and length-prefixed UTF-8 strings and byte runs.
 ///
-/// The bytes go straight into the uninitialized storage of the array ``bytes(capacity:_:)``
-/// returns, each piece in one copy (an `append` per piece checks the array's uniqueness and
-/// capacity and costs several times the copy: an entry is encoded on every save and renewal).
+/// The bytes go straight into memory, each piece in one copy (an `append` per piece checks an
+/// array's uniqueness and capacity and costs several times the copy: an entry is encoded on every
+/// save and renewal): up to a kilobyte onto the stack, then copied into an array of their length;
+/// more into the uninitialized storage of the array ``bytes(capacity:_:)`` returns.
 struct ByteWriter {
     /// The array's storage.
     private let buffer: UnsafeMutableBufferPointer<UInt8>
@@ -12,16 +13,16 @@ struct ByteWriter {
 
     private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
-    /// The bytes `encode` writes, in an array made with room for `capacity` of them; when they
-    /// need more, `encode` runs once more with room for exactly what it wrote (it must write the
-    /// same pieces each time).
+    /// The bytes `encode` writes, in an array made with room for `capacity` of them (on the stack,
+    /// a kilobyte, when `capacity` is at most that); when they need more than that room, `encode`
+    /// runs once more with room for exactly what it wrote (it must write the same pieces each time).
     static func bytes(capacity: Int, _ encode: (inout ByteWriter) -> Void) -> [UInt8] {
         // Up to a kilobyte (a key) is written on the stack and copied into an array of its
         // length: an array made uninitialized is allocated by the standard library's
         // unspecialised code, which looks its storage type up at run time (~300 instructions).
         guard capacity > stackBytes else {
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: stackBytes) { memory in
-                var writer = ByteWriter(UnsafeMutableBufferPointer(rebasing: memory[..<max(0, capacity)]))
+                var writer = ByteWriter(memory)
                 encode(&writer)
                 guard writer.fits else { return Self.bytes(capacity: writer.count, encode) }
                 return Array(UnsafeBufferPointer(rebasing: memory[..<writer.count]))

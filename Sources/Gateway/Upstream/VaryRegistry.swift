@@ -100,6 +100,8 @@ public final class VaryRegistry: Sendable {
 
     /// The resource a key belongs to: its repository, path and query, without headers.
     private static func resource(of key: ResourceKey) -> ResourceKey {
-        ResourceKey(repository: key.repository, path: key.path, query: key.query[...])
+        ResourceKey(
+            repository: key.repository, path: key.path, normalizedQuery: key.query, lowercasedHeaders: [:],
+            passedHeaders: [:])
     }
 }
