@@ -1,4 +1,4 @@
-import Glibc
+import HTTP1
 import RDS
 
 /// Reads what ``ByteWriter`` wrote, checking every length against the bytes that are left,
@@ -78,27 +78,13 @@ struct ByteReader {
         return string
     }
 
-    /// Reads a length-prefixed string, taken from `known` when it is one of them byte for byte
-    /// (a string no record needs made and checked again: a stored field's name).
-    mutating func readString(preferring known: [String]) throws -> String {
+    /// Reads a length-prefixed field name: one the HTTP parsers know, spelled as they spell it
+    /// (``HTTP1/HTTPKnownFieldNames``), is that literal's string, not one made and checked anew.
+    mutating func readFieldName() throws -> String {
         let run = try readRun()
-        if let index = Self.index(of: run, in: known) { return known[index] }
+        if let known = HTTPKnownFieldNames.name(run) { return known }
         guard let string = run.utf8String else { throw failure("invalid UTF-8") }
         return string
-    }
-
-    /// The position in `known` of the string whose UTF-8 is `run`, compared where they lie.
-    private static func index(of run: UnsafeRawBufferPointer, in known: [String]) -> Int? {
-        guard let start = run.baseAddress else { return nil }
-        return known.withUnsafeBufferPointer { known in
-            for index in known.indices where known[index].utf8.count == run.count {
-                let order = known[index].utf8.withContiguousStorageIfAvailable { name in
-                    memcmp(name.baseAddress!, start, run.count)
-                }
-                if order == 0 { return index }
-            }
-            return nil
-        }
     }
 
     /// Reads a length prefix and the run it announces, which must fit in the bytes left.

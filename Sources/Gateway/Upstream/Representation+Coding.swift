@@ -56,13 +56,6 @@ extension Representation: DatastoreCodable {
 
     private static var subject: String { "representation" }
 
-    /// The field names most stored answers carry, spelled as most upstreams spell them: a stored
-    /// name spelled so is this string, not one made and checked anew on every read of a disk entry.
-    private static let usualFieldNames = [
-        "Date", "Content-Type", "Server", "Cache-Control", "ETag", "Last-Modified", "Accept-Ranges", "Expires",
-        "Vary", "Content-Encoding", "Access-Control-Allow-Origin", "Strict-Transport-Security",
-    ]
-
     private static func decode(_ reader: inout ByteReader) throws -> Representation {
         try reader.expectRaw(Self.magic)
         let status = try reader.readInt(in: 0...999)
@@ -71,7 +64,7 @@ extension Representation: DatastoreCodable {
         var fields: [HTTPField] = []
         fields.reserveCapacity(count)
         for _ in 0..<count {
-            let name = try reader.readString(preferring: Self.usualFieldNames)
+            let name = try reader.readFieldName()
             fields.append(HTTPField(name: name, value: try reader.readString()))
         }
         let body = try reader.readBytes()

@@ -8,11 +8,11 @@
 /// exactly these bytes is given the literal's string instead of a new one (decoding and checking a
 /// name's bytes into a string costs more than these comparisons; an upstream answer carries about
 /// ten names). Any other spelling, another case included, is decoded as received.
-enum HTTPKnownFieldNames {
+public enum HTTPKnownFieldNames {
     /// The known name `bytes` spell, else `nil`. Compared by length first, then with the names
     /// of that length, the most frequent first. (A plain `switch`: a table of names costs its
     /// lazy initialisation checks and reference counting on every lookup, as much as decoding.)
-    static func name(_ bytes: UnsafeRawBufferPointer) -> String? {
+    public static func name(_ bytes: UnsafeRawBufferPointer) -> String? {
         func spells(_ name: StaticString) -> Bool { memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0 }
         switch bytes.count {
         case 3: return spells("Age") ? "Age" : nil
@@ -58,6 +58,7 @@ enum HTTPKnownFieldNames {
         case 17:
             if spells("Transfer-Encoding") { return "Transfer-Encoding" }
             return spells("If-Modified-Since") ? "If-Modified-Since" : nil
+        case 25: return spells("Strict-Transport-Security") ? "Strict-Transport-Security" : nil
         case 27: return spells("Access-Control-Allow-Origin") ? "Access-Control-Allow-Origin" : nil
         default: return nil
         }
