@@ -18,6 +18,9 @@ struct HTTPHeadReader<StartLine: HTTPStartLine>: Sendable {
     private let keeping: HTTPFieldSectionReader.Keeping
     private var fieldSection: HTTPFieldSectionReader
 
+    /// Whether it keeps the head's lines (``init(keepingLines:)``).
+    var keepsLines: Bool { keeping == .lines }
+
     /// A reader making the head's fields, or keeping its lines (``HTTPFieldLines``) when `keepingLines`.
     @inline(__always)
     init(keepingLines: Bool = false) {

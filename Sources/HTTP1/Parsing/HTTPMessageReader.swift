@@ -15,7 +15,6 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
         var body: [UInt8]
     }
 
-    private let keepsLines: Bool
     private var headReader: HTTPHeadReader<StartLine>
     /// The head once parsed, while its body is still arriving.
     private(set) var head: Head?
@@ -25,7 +24,6 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
     /// A reader making each head's fields, or keeping its lines when `keepingLines`.
     @inline(__always)
     init(keepingLines: Bool = false) {
-        keepsLines = keepingLines
         headReader = HTTPHeadReader(keepingLines: keepingLines)
     }
 
@@ -84,7 +82,7 @@ struct HTTPMessageReader<StartLine: HTTPStartLine>: Sendable {
     private mutating func completed(_ head: consuming Head, body: consuming [UInt8], end: Int)
         -> HTTPParseResult<Message>
     {
-        self = HTTPMessageReader(keepingLines: keepsLines)
+        self = HTTPMessageReader(keepingLines: headReader.keepsLines)
         return .complete(Message(head: head, body: body), consumed: end)
     }
 
