@@ -29,9 +29,7 @@ final class FaultyDatastore: PeekableDatastore {
 
     /// Renews in memory without suspending, unless saves fail: then `false` (the async save throws).
     func renewInPlace(_ entry: CacheEntry<String>, for key: String) -> Bool {
-        guard !failSavesFlag.withLock({ $0 }) else { return false }
-        inPlace.withLock { $0 += 1 }
-        return memory.renewInPlace(entry, for: key)
+        renewInMemory(entry, for: key, counting: inPlace)
     }
 
     /// How many revalidations' renewals were taken without suspending (``renewRevalidatedInPlace(_:for:)``).
@@ -40,8 +38,15 @@ final class FaultyDatastore: PeekableDatastore {
 
     /// Renews a revalidation in memory without suspending, unless saves fail.
     func renewRevalidatedInPlace(_ entry: CacheEntry<String>, for key: String) -> Bool {
+        renewInMemory(entry, for: key, counting: revalidatedInPlace)
+    }
+
+    /// Renews `entry` in memory, counted in `counter`, unless saves fail: then `false`.
+    private func renewInMemory(_ entry: CacheEntry<String>, for key: String, counting counter: borrowing Mutex<Int>)
+        -> Bool
+    {
         guard !failSavesFlag.withLock({ $0 }) else { return false }
-        revalidatedInPlace.withLock { $0 += 1 }
+        counter.withLock { $0 += 1 }
         return memory.renewInPlace(entry, for: key)
     }
 
