@@ -82,11 +82,12 @@ final class LoopPassThrough: Sendable {
     }
 
     /// Sends the upstream request for `key` to `upstream` (carrying `id`) from `loop`'s thread;
-    /// `completion` gets the outcome there, possibly before this returns.
+    /// `completion` gets the outcome there, possibly before this returns, with `request` (held
+    /// here for it: a second closure holding the request costs a copy of all its parts).
     /// - Returns: The upstream call, to cancel it when the client goes away.
     func start(
         _ request: HTTPRequest, key: ResourceKey, to upstream: (base: UpstreamBase, carrier: HTTP1Transport),
-        id: RequestID, on loop: EventLoop, completion: @escaping (Outcome) -> Void
+        id: RequestID, on loop: EventLoop, completion: @escaping (Outcome, HTTPRequest) -> Void
     ) -> HTTPClientCall {
         let (base, carrier) = upstream
         refresher?.noteRead(key)
@@ -98,7 +99,8 @@ final class LoopPassThrough: Sendable {
             return carrier.send(
                 serialized: head.request(target: target, id: id), method: .get, keepsAlive: head.keepsAlive,
                 to: base.endpoint, timeouts: timeouts, on: loop,
-                completion: answering(request, key: key, id: id, forwarded: [], path: path, then: completion))
+                completion: answering(
+                    request, key: key, id: id, forwarded: [], path: path, from: base.endpoint, then: completion))
         }
         let call = HTTPService.Call(
             method: .get, key: key, base: base, extraHeaders: HTTPHeaders(), body: [], timeouts: timeouts)
@@ -107,22 +109,24 @@ final class LoopPassThrough: Sendable {
         return carrier.send(
             outgoing.request, to: base.endpoint, timeouts: timeouts, on: loop,
             completion: answering(
-                request, key: key, id: id, forwarded: outgoing.forwarded, path: outgoing.path, then: completion))
+                request, key: key, id: id, forwarded: outgoing.forwarded, path: outgoing.path, from: base.endpoint,
+                then: completion))
     }
 
-    /// The upstream call's completion, for a request sent now: the receipt made, its outcome
-    /// worked out (the call forwarded `forwarded` to `path`) and handed to `completion`.
+    /// The upstream call's completion, for a request sent now to `endpoint`: the receipt made
+    /// (the client's error as a ``TransportError``), its outcome worked out (the call forwarded
+    /// `forwarded` to `path`) and handed to `completion` with `request`.
     private func answering(
         _ request: HTTPRequest, key: ResourceKey, id: RequestID, forwarded: [(name: String, value: String)],
-        path: String, then completion: @escaping (Outcome) -> Void
+        path: String, from endpoint: UpstreamEndpoint, then completion: @escaping (Outcome, HTTPRequest) -> Void
     ) -> (Result<HTTPResponse, any Error>) -> Void {
         let requestTime = service.clock.now
         let sent = LoopInstant.now
         return { [self] result in
             let receipt = UpstreamReceipt(
-                result: result, requestTime: requestTime, responseTime: service.clock.now,
-                elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
-            completion(outcome(of: receipt, forwarded: forwarded, path: path, key: key, for: request, id: id))
+                result: HTTP1Transport.transportResult(result, endpoint: endpoint), requestTime: requestTime,
+                responseTime: service.clock.now, elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
+            completion(outcome(of: receipt, forwarded: forwarded, path: path, key: key, for: request, id: id), request)
         }
     }
 
