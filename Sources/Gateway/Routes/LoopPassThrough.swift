@@ -150,9 +150,11 @@ final class LoopPassThrough: Sendable {
         for request: HTTPRequest, id: RequestID
     ) -> Outcome {
         if case .success(let answer) = receipt.result,
-            let response = relayed(answer, receipt: receipt, forwarded: forwarded, for: request)
+            var response = relayed(answer, receipt: receipt, forwarded: forwarded, for: request)
         {
-            return answered(response, to: answer, of: receipt, id: id)
+            // A relayed answer holds no `X-Request-ID` (its line is dropped): appended, not searched for.
+            response.headers.add(name: RequestID.headerName, value: id.value)
+            return answered(response, to: answer, of: receipt)
         }
         let receipt = receipt.withFieldsMade()
         guard case .success(let answer) = receipt.result, case .bytes(let body) = answer.body,
@@ -165,19 +167,19 @@ final class LoopPassThrough: Sendable {
             !fetched.freshness.isStorable, route.variants.rekeyed(key, for: fetched.value.headers) == nil
         else { return .replay(receipt) }
         let settings = route.settings
-        let response = RepositoryResponse.make(
+        var response = RepositoryResponse.make(
             RepositoryAnswer(value: fetched.value, entry: nil, cacheStatus: .bypass), request: request,
             now: service.clock.now, downstreamCacheControl: settings.downstreamCacheControl,
             heuristic: settings.isHeuristic(fetched.value), hiddenField: settings.hiddenTagField)
-        return answered(response, to: answer, of: receipt, id: id)
+        response.headers[RequestID.headerName] = id.value
+        return answered(response, to: answer, of: receipt)
     }
 
-    /// A plain answer's outcome: the call observer told of the call's end, `response` given `id`.
+    /// A plain answer's outcome: the call observer told of the call's end.
     private func answered(
-        _ response: consuming HTTPResponse, to answer: HTTPResponse, of receipt: UpstreamReceipt, id: RequestID
+        _ response: consuming HTTPResponse, to answer: HTTPResponse, of receipt: UpstreamReceipt
     ) -> Outcome {
         service.observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
-        response.headers[RequestID.headerName] = id.value
         return .answered(response)
     }
 }
