@@ -46,6 +46,9 @@ final class LoopPassThrough: Sendable {
     let unrelayedFieldNames: HTTPFieldNames
     /// The fields that tell whether an answer may be stored (``HTTPCaching/FreshnessPolicy/storabilityFieldNames``).
     let storabilityFieldNames: HTTPFieldNames
+    /// The service's base when its host is fixed (a ``FixedHostProvider``), found once: another
+    /// host's base is asked of the service's cache per call (a comparison of URLs).
+    private let fixedBase: UpstreamBase?
     /// The service's base and its request head, once made, or `nil` when it cannot be (see
     /// ``requestHead(for:)``).
     private let requestHeads = Mutex<(base: UpstreamBase, head: UpstreamRequestHead?)?>(nil)
@@ -63,6 +66,9 @@ final class LoopPassThrough: Sendable {
         self.repository = repository
         self.service = service
         self.refresher = refresher
+        fixedBase = (service.host as? FixedHostProvider).flatMap {
+            service.bases.base(of: $0.baseURL, transport: service.transport)
+        }
         let settings = route.settings
         storabilityFieldNames = HTTPFieldNames(service.policy.storabilityFieldNames)
         let routeOwn = [settings.hiddenTagField, settings.downstreamCacheControl.map { _ in "Cache-Control" }]
@@ -78,7 +84,7 @@ final class LoopPassThrough: Sendable {
         guard route.settings.methods.contains(request.method.rawValue), key.passedHeaders.isEmpty,
             !request.headers.contains("Cache-Control"), !request.headers.contains("Pragma"),
             !repository.store.broadcasters.isWatched(key),
-            let base = service.bases.base(of: service.host.baseURL, transport: service.transport),
+            let base = fixedBase ?? service.bases.base(of: service.host.baseURL, transport: service.transport),
             let carrier = base.http1Carrier
         else { return nil }
         return (base, carrier)

