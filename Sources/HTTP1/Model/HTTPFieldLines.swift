@@ -51,7 +51,9 @@ public final class HTTPFieldLines: Sendable {
         bytes.withUnsafeBytes { head in
             for line in lines {
                 let name = UnsafeRawBufferPointer(rebasing: head[line.name])
-                if picked.contains(name) { fields.append(HTTPFieldLine.field(in: head, name: line.name, value: line.value)) }
+                if picked.contains(name) {
+                    fields.append(HTTPFieldLine.field(in: head, name: line.name, value: line.value))
+                }
                 if !dropped.contains(name) { kept.append(line) }
             }
         }
