@@ -46,11 +46,12 @@ final class LoopPassThrough: Sendable {
     let unrelayedFieldNames: HTTPFieldNames
     /// The fields that tell whether an answer may be stored (``HTTPCaching/FreshnessPolicy/storabilityFieldNames``).
     let storabilityFieldNames: HTTPFieldNames
-    /// The service's base when its host is fixed (a ``FixedHostProvider``), found once: another
-    /// host's base is asked of the service's cache per call (a comparison of URLs).
-    private let fixedBase: UpstreamBase?
+    /// The service's base and its request head when its host is fixed (a ``FixedHostProvider``),
+    /// made once: another host's base is asked of the service's cache per call (a comparison of
+    /// URLs), and its head is held under a lock (``requestHeads``).
+    private let fixed: (base: UpstreamBase, head: UpstreamRequestHead?)?
     /// The service's base and its request head, once made, or `nil` when it cannot be (see
-    /// ``requestHead(for:)``).
+    /// ``requestHead(for:)``), for a host that is not fixed.
     private let requestHeads = Mutex<(base: UpstreamBase, head: UpstreamRequestHead?)?>(nil)
 
     /// The pass-through of `route`'s reads, or `nil` when its repository's service does not
@@ -66,9 +67,9 @@ final class LoopPassThrough: Sendable {
         self.repository = repository
         self.service = service
         self.refresher = refresher
-        fixedBase = (service.host as? FixedHostProvider).flatMap {
+        fixed = (service.host as? FixedHostProvider).flatMap {
             service.bases.base(of: $0.baseURL, transport: service.transport)
-        }
+        }.map { ($0, UpstreamRequestHead(service: service, base: $0)) }
         let settings = route.settings
         storabilityFieldNames = HTTPFieldNames(service.policy.storabilityFieldNames)
         let routeOwn = [settings.hiddenTagField, settings.downstreamCacheControl.map { _ in "Cache-Control" }]
@@ -84,7 +85,7 @@ final class LoopPassThrough: Sendable {
         guard route.settings.methods.contains(request.method.rawValue), key.passedHeaders.isEmpty,
             !request.headers.contains("Cache-Control"), !request.headers.contains("Pragma"),
             !repository.store.broadcasters.isWatched(key),
-            let base = fixedBase ?? service.bases.base(of: service.host.baseURL, transport: service.transport),
+            let base = fixed?.base ?? service.bases.base(of: service.host.baseURL, transport: service.transport),
             let carrier = base.http1Carrier
         else { return nil }
         return (base, carrier)
@@ -139,9 +140,11 @@ final class LoopPassThrough: Sendable {
         }
     }
 
-    /// The request head of `base` (``UpstreamRequestHead``), made at its first use and again
-    /// when the service's base changes; `nil` when the service's requests cannot be made so.
+    /// The request head of `base` (``UpstreamRequestHead``): a fixed host's made with the
+    /// pass-through, another's at its first use and again when the service's base changes; `nil`
+    /// when the service's requests cannot be made so.
     private func requestHead(for base: UpstreamBase) -> UpstreamRequestHead? {
+        if let fixed, fixed.base === base { return fixed.head }
         if let held = requestHeads.withLock({ $0 }), held.base === base { return held.head }
         let head = UpstreamRequestHead(service: service, base: base)
         requestHeads.withLock { $0 = (base, head) }

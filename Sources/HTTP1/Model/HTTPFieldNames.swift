@@ -48,10 +48,11 @@ public struct HTTPFieldNames: Sendable {
         }
     }
 
-    /// `true` when `name` is one of the set's (without case).
+    /// `true` when `name` is one of the set's (without case), its length tested first too.
     public func contains(_ name: String) -> Bool {
+        guard lengths & Self.lengthBit(name.utf8.count) != 0 else { return false }
         var name = name
-        return name.withUTF8 { contains(UnsafeRawBufferPointer($0)) }
+        return name.withUTF8 { containsName(UnsafeRawBufferPointer($0)) }
     }
 
     /// Bit `count` of 64 (bit 0 for 64 or more: no name is empty).
