@@ -17,7 +17,7 @@ public final class Readiness: Sendable {
 
     private struct State {
         var warmUpsRunning = 0
-        var upstreams: [String: UpstreamHealth]
+        var upstreams: [String: UpstreamHealthSlot]
         var auth: [String: @Sendable () -> AuthStatus] = [:]
         var diskLevels: [String: @Sendable () -> DatastoreStatistics?] = [:]
         var sharedCache: (@Sendable () -> SharedCacheStatistics)?
@@ -42,7 +42,9 @@ public final class Readiness: Sendable {
         self.cacheDirectory = cacheDirectory
         self.requireWarmUp = requireWarmUp
         self.clock = clock
-        let upstreams = Dictionary(services.map { ($0, UpstreamHealth(service: $0)) }) { first, _ in first }
+        let upstreams = Dictionary(services.map { ($0, UpstreamHealthSlot(service: $0, clock: clock)) }) { first, _ in
+            first
+        }
         state = Mutex(State(upstreams: upstreams))
     }
 
@@ -51,7 +53,8 @@ public final class Readiness: Sendable {
     public func track(services: [String]) {
         state.withLock { state in
             state.upstreams = Dictionary(
-                services.map { ($0, state.upstreams[$0] ?? UpstreamHealth(service: $0)) }) { first, _ in first }
+                services.map { ($0, state.upstreams[$0] ?? UpstreamHealthSlot(service: $0, clock: clock)) }
+            ) { first, _ in first }
         }
     }
 
@@ -89,11 +92,14 @@ public final class Readiness: Sendable {
         return await warmUp()
     }
 
-    /// Records one upstream call's outcome; `errorCode` is `nil` on success.
-    public func recordUpstream(service: String, errorCode: String?) {
-        let now = clock.now
+    /// Where the calls of `service` record their outcomes (listed from now on, if it was not yet):
+    /// resolved once per service, not per call.
+    public func upstreamHealth(of service: String) -> UpstreamHealthSlot {
         state.withLock { state in
-            state.upstreams[service, default: UpstreamHealth(service: service)].record(errorCode: errorCode, at: now)
+            if let slot = state.upstreams[service] { return slot }
+            let slot = UpstreamHealthSlot(service: service, clock: clock)
+            state.upstreams[service] = slot
+            return slot
         }
     }
 
@@ -147,7 +153,7 @@ public final class Readiness: Sendable {
             case _ where diskLevels.contains(where: \.isDegraded): "degraded"
             default: "writable"
             }
-        var upstreams = recorded
+        var upstreams = recorded.mapValues(\.current)
         for (service, read) in auth where upstreams[service] != nil {
             let status = read()
             upstreams[service]?.auth = status.state.rawValue

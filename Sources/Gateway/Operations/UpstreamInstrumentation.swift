@@ -7,15 +7,13 @@ import HTTP1
 /// A call fails when the transport throws (its ``TransportError`` code) or the upstream answers
 /// 5xx (`http_<status>`). A cancelled call is counted but does not mark the upstream as failing.
 public final class UpstreamInstrumentation: UpstreamCallObserver {
-    private let service: String
     private let recorder: UpstreamRecorder
-    private let readiness: Readiness
+    private let health: UpstreamHealthSlot
 
     /// Watches the calls of the service named `service`.
     public init(service: String, metrics: GatewayMetrics, readiness: Readiness) {
-        self.service = service
         self.recorder = metrics.recorder(service: service)
-        self.readiness = readiness
+        self.health = readiness.upstreamHealth(of: service)
     }
 
     /// Adds the request id.
@@ -48,7 +46,7 @@ public final class UpstreamInstrumentation: UpstreamCallObserver {
     private func record(errorCode: String?, elapsed: Int64, updatesReadiness: Bool = true) {
         recorder.record(nanoseconds: elapsed, errorCode: errorCode)
         if updatesReadiness {
-            readiness.recordUpstream(service: service, errorCode: errorCode)
+            health.record(errorCode: errorCode)
         }
     }
 }

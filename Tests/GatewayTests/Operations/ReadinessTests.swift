@@ -113,10 +113,11 @@ struct ReadinessTests {
     @Test func report_ListsEachUpstreamsRecentStatus_WithoutAffectingReadiness() throws {
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_000_000))
         let readiness = Readiness(cacheDirectory: nil, services: ["weather", "search"], clock: clock)
-        readiness.recordUpstream(service: "weather", errorCode: nil)
+        let slot = readiness.upstreamHealth(of: "weather")
+        slot.record(errorCode: nil)
         clock.advance(by: 5)
-        readiness.recordUpstream(service: "weather", errorCode: "upstream_timeout")
-        readiness.recordUpstream(service: "weather", errorCode: "upstream_timeout")
+        slot.record(errorCode: "upstream_timeout")
+        readiness.upstreamHealth(of: "weather").record(errorCode: "upstream_timeout")
 
         let report = readiness.report()
         #expect(report.ready)
@@ -134,6 +135,19 @@ struct ReadinessTests {
         let upstreams = try #require(json["upstreams"] as? [[String: Any]])
         #expect(upstreams[1]["last_error"] as? String == "upstream_timeout")
         #expect(upstreams[1]["last_failure"] as? String == "1970-01-12T13:46:45Z")
+    }
+
+    @Test func upstreamHealth_KeepsItsSlotAcrossAReload_AndListsAServiceNotTrackedYet() {
+        let readiness = Readiness(cacheDirectory: nil, services: ["weather", "search"])
+        let weather = readiness.upstreamHealth(of: "weather")
+        readiness.track(services: ["weather", "news"])
+        weather.record(errorCode: "upstream_timeout")
+        readiness.upstreamHealth(of: "maps").record(errorCode: nil)
+
+        let report = readiness.report()
+        #expect(report.upstreams.map(\.service) == ["maps", "news", "weather"])
+        #expect(report.upstreams.map(\.status) == [.ok, .unknown, .failing])
+        #expect(readiness.upstreamHealth(of: "weather") === weather)
     }
 
     @Test func warmUpFailures_AreBounded_AndForgottenByTheNextRound() {
