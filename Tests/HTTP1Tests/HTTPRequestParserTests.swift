@@ -18,6 +18,12 @@ struct HTTPRequestParserTests {
             "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ,\r\nTransfer-Encoding: CHUNKED\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
             ParsedRequest("POST", "/", ["Host: x", "Transfer-Encoding: ,", "Transfer-Encoding: CHUNKED"], "abc")),
         .valid(
+            "methods near GET keep their own bytes (GET alone is not decoded)",
+            "GETS /1 HTTP/1.1\r\nHost: x\r\n\r\nGE /2 HTTP/1.1\r\nHost: x\r\n\r\nget /3 HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GEX /4 HTTP/1.1\r\nHost: x\r\n\r\n",
+            ParsedRequest("GETS", "/1", ["Host: x"]), ParsedRequest("GE", "/2", ["Host: x"]),
+            ParsedRequest("get", "/3", ["Host: x"]), ParsedRequest("GEX", "/4", ["Host: x"])),
+        .valid(
             "HTTP/1.0 without Host", "GET / HTTP/1.0\r\n\r\n", ParsedRequest("GET", "/", [], version: .http1_0)),
         .valid(
             "HTTP/1.2 is read as HTTP/1.x", "GET / HTTP/1.2\r\nHost: x\r\n\r\n",
