@@ -24,6 +24,12 @@ struct HTTPRequestParserTests {
             ParsedRequest("GETS", "/1", ["Host: x"]), ParsedRequest("GE", "/2", ["Host: x"]),
             ParsedRequest("get", "/3", ["Host: x"]), ParsedRequest("GEX", "/4", ["Host: x"])),
         .valid(
+            "framing names in other cases than their usual spelling",
+            "POST /1 HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\nab"
+                + "PUT /2 HTTP/1.1\r\nHOST: x\r\nTRANSFER-ENCODING: chunked\r\n\r\n1\r\nz\r\n0\r\n\r\n",
+            ParsedRequest("POST", "/1", ["host: x", "content-length: 2"], "ab"),
+            ParsedRequest("PUT", "/2", ["HOST: x", "TRANSFER-ENCODING: chunked"], "z")),
+        .valid(
             "HTTP/1.0 without Host", "GET / HTTP/1.0\r\n\r\n", ParsedRequest("GET", "/", [], version: .http1_0)),
         .valid(
             "HTTP/1.2 is read as HTTP/1.x", "GET / HTTP/1.2\r\nHost: x\r\n\r\n",
@@ -59,6 +65,11 @@ struct HTTPRequestParserTests {
     ]
 
     static let invalidCases: [RequestCase] = [
+        .invalid("two Host fields, one in lower case", "GET / HTTP/1.1\r\nHost: x\r\nhost: y\r\n\r\n", "400 invalid_host"),
+        .invalid(
+            "content-length with transfer-encoding, in lower case",
+            "POST / HTTP/1.1\r\nHost: x\r\ncontent-length: 3\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n",
+            "400 content_length_with_transfer_encoding"),
         .invalid(
             "Content-Length with Transfer-Encoding",
             "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",

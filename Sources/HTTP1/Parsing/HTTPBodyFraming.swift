@@ -30,16 +30,17 @@ enum HTTPBodyFraming: Sendable, Equatable {
         _ headers: HTTPHeaders, version: HTTPVersion, limits: HTTPParserLimits
     ) throws(HTTPParseError) -> HTTPBodyFraming? {
         // Most messages have one `Content-Length` or none, and no `Transfer-Encoding`: told in one
-        // pass over the fields in place (no copy of each field, no list of values).
+        // pass over the fields in place (no copy of each field, no list of values), each name
+        // compared with its usual spelling first.
         let (firstLength, lengthCount, hasCodings) = headers.fields.withUnsafeBufferPointer { fields in
             var firstLength: Int?
             var lengthCount = 0
             var hasCodings = false
             for index in fields.indices {
-                if HTTPHeaders.equalsIgnoringCase(fields[index].name, "content-length") {
+                if HTTPHeaders.equalsIgnoringCase(fields[index].name, usually: "Content-Length") {
                     if firstLength == nil { firstLength = index }
                     lengthCount += 1
-                } else if HTTPHeaders.equalsIgnoringCase(fields[index].name, "transfer-encoding") {
+                } else if HTTPHeaders.equalsIgnoringCase(fields[index].name, usually: "Transfer-Encoding") {
                     hasCodings = true
                 }
             }

@@ -72,7 +72,9 @@ public struct HTTPRequestParser: Sendable {
         _ head: HTTPMessageReader<HTTPRequestLine>.Head, limits: HTTPParserLimits
     ) throws(HTTPParseError) -> HTTPBodyFraming {
         let version = head.startLine.version
-        let hostCount = head.headers.reduce(0) { $0 + (HTTPHeaders.equalsIgnoringCase($1.name, "host") ? 1 : 0) }
+        let hostCount = head.headers.reduce(0) {
+            $0 + (HTTPHeaders.equalsIgnoringCase($1.name, usually: "Host") ? 1 : 0)
+        }
         guard hostCount == 1 || (hostCount == 0 && version.minor == 0) else {
             throw .badRequest(.invalidHost, "An HTTP/1.1 request needs exactly one Host field.")
         }
