@@ -78,7 +78,7 @@ public struct FreshnessPolicy: Sendable {
                 if HTTPHeaders.equalsIgnoringCase(fields[index].name, targetedField) {
                     var value = fields[index].value
                     value.withUTF8 { special.parse($0) }
-                } else if HTTPHeaders.equalsIgnoringCase(fields[index].name, "Cache-Control") {
+                } else if HTTPHeaders.equalsIgnoringCase(fields[index].name, usually: "Cache-Control") {
                     generalLines += 1
                     guard generalLines > 1 else {
                         firstGeneralLine = fields[index].value
