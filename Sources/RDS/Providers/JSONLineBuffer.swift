@@ -98,6 +98,12 @@ struct JSONLineBuffer {
         write(UInt8(ascii: "\""))
     }
 
+    /// `true` when ``writeString(_:)`` writes `text` as it is, between its quotes.
+    static func needsNoEscape(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { !holdsEscapedByte($0) }
+    }
+
     /// Writes `bytes` with quotes, backslashes and control characters escaped. Nearly every
     /// string has none, which is told eight bytes at a time and then copied whole.
     private mutating func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>) {
