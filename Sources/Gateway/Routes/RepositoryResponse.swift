@@ -85,9 +85,9 @@ enum RepositoryResponse {
     /// §13.2.2, for a 2xx only) and a single byte range (RFC 9110 §14, for a 200 to GET only):
     /// 304, 412, 206, 416 or the whole. The answers other than the whole hold every field in
     /// their `headers` (rare, they change the stored fields).
-    private static func conditional(_ response: HTTPResponse, of representation: Representation, request: HTTPRequest)
-        -> HTTPResponse
-    {
+    private static func conditional(
+        _ response: consuming HTTPResponse, of representation: Representation, request: HTTPRequest
+    ) -> HTTPResponse {
         let status = representation.status
         guard (200..<300).contains(status) else { return response }
         let etag = representation.replayFacts.etag
