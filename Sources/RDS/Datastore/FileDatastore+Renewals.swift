@@ -32,18 +32,23 @@ extension FileDatastore {
     }
 
     /// ``renewInPlace(_:for:)`` for a revalidation (`entry` renews the stored value of `key`, as
-    /// a “not modified” answer does), which writes nothing, returning `true`, when the key's file
-    /// was written (or a write of it accepted) less than ``revalidationWriteInterval`` ago: the
-    /// file holds the same value, with the freshness, validators and header fields of that
-    /// write; the renewed entry lives in the memory level in front of this one. A read of this
-    /// level (after a restart, or once the memory level let the entry go) may then find it stale
-    /// and revalidate it once more. An entry revalidated more often than the interval (a short
-    /// `max-age`) costs one write per interval instead of one per revalidation; a file of
-    /// another value is never left: every change of a value is a save or a renewal, both written.
+    /// a “not modified” answer does), which writes nothing, returning `true`, when the write
+    /// would buy little:
+    /// - the renewed entry stays fresh for less than ``revalidationWriteInterval``: a read of
+    ///   this level after that long (a restart, or the memory level letting the entry go) would
+    ///   revalidate it anyway, so a key with a short `max-age` is never rewritten for a 304;
+    /// - or the key's file was written (or a write of it accepted) less than the interval ago:
+    ///   a key revalidated more often costs one write per interval, not one per revalidation.
+    ///
+    /// The file then keeps the same value, with the freshness, validators and header fields of
+    /// its last write; the renewed entry lives in the memory level in front of this one. A read
+    /// of this level may find it stale and revalidate it once more, and a stale copy served from
+    /// it under stale-if-error carries its last write's headers. A file of another value is
+    /// never left: every change of a value is a save or a renewal, both written.
     public func renewRevalidatedInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool {
-        if let writtenAt = writtenLocations.writtenAt(of: key),
-            clock.now.timeIntervalSince(writtenAt) < revalidationWriteInterval
-        {
+        let now = clock.now
+        if entry.timeToLive(at: now) < revalidationWriteInterval { return true }
+        if let writtenAt = writtenLocations.writtenAt(of: key), now.timeIntervalSince(writtenAt) < revalidationWriteInterval {
             return true
         }
         return renewInPlace(entry, for: key)

@@ -29,8 +29,8 @@ import Foundation
 ///   the page cache while no change of a key of its bucket is under way is answered in place,
 ///   without waiting for the disk (``get(_:)``). A renewal (``renew(_:for:)``) is kept and
 ///   written later, in a batch with the others that came meanwhile; its caller does not wait.
-///   A revalidation's renewal of a file written less than ``revalidationWriteInterval`` ago is
-///   not written at all (``renewRevalidatedInPlace(_:for:)``).
+///   A revalidation's renewal fresh for less than ``revalidationWriteInterval``, or of a file
+///   written less than that ago, is not written at all (``renewRevalidatedInPlace(_:for:)``).
 ///   Evictions and
 ///   ``deleteAll()`` run on one more queue and remove each file on its key's queue; re-measuring
 ///   a recreated folder runs there too, holding every key queue.
@@ -85,7 +85,8 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     ///   - maxPendingRenewals: The most renewals kept for writing later (``renew(_:for:)``); 0
     ///     makes every renewal a waited save.
     ///   - revalidationWriteInterval: How long after a write of a key's file a revalidation's
-    ///     renewal of it is not written (``renewRevalidatedInPlace(_:for:)``); 0 writes every one.
+    ///     renewal of it is not written, and the freshness below which one is never written
+    ///     (``renewRevalidatedInPlace(_:for:)``); 0 writes every one.
     ///   - clock: Tells when files are written.
     /// - Throws: ``DatastoreError`` (`writeFailed`) when the folder cannot be created, `readFailed`
     ///   when it cannot be listed.
