@@ -106,8 +106,8 @@ struct RepositoryResponseTests {
         #expect(shared.headers.fields.map(\.name) == ["Age", "X-Cache", "Cache-Status"])
         let replaced = RepositoryResponse.make(answer, request: request, now: Self.now, downstreamCacheControl: "no-store")
         #expect(replaced.storedHeaders == nil)
-        #expect(
-            replaced.headers.fields.map(\.name) == ["Content-Type", "ETag", "Age", "Cache-Control", "X-Cache", "Cache-Status"])
+        let names = ["Content-Type", "ETag", "Age", "Cache-Control", "X-Cache", "Cache-Status"]
+        #expect(replaced.headers.fields.map(\.name) == names)
         let notModified = RepositoryResponse.make(
             answer, request: HTTPRequest(method: .get, target: "/x", headers: ["If-None-Match": "\"1\""]), now: Self.now)
         #expect(notModified.status == 304 && notModified.storedHeaders == nil)

@@ -72,7 +72,8 @@ enum RepositoryResponse {
         }
         var response = HTTPResponse(status: representation.status, headers: headers, bytes: representation.body)
         if keepsStored { response.storedHeaders = representation.headers }
-        return conditional(response, of: representation, request: request)
+        conditional(&response, of: representation, request: request)
+        return response
     }
 
     /// Sets the field `name` to `value`: replacing any field of that name, or, when `replacing`
@@ -81,35 +82,37 @@ enum RepositoryResponse {
         if replacing { headers[name] = value } else { headers.add(name: name, value: value) }
     }
 
-    /// `response` (the whole `representation`) after the client's preconditions (RFC 9110
-    /// §13.2.2, for a 2xx only) and a single byte range (RFC 9110 §14, for a 200 to GET only):
-    /// 304, 412, 206, 416 or the whole. The answers other than the whole hold every field in
-    /// their `headers` (rare, they change the stored fields).
+    /// Turns `response` (the whole `representation`) into its answer after the client's
+    /// preconditions (RFC 9110 §13.2.2, for a 2xx only) and a single byte range (RFC 9110 §14, for
+    /// a 200 to GET only): 304, 412, 206, 416 or left whole. The answers other than the whole hold
+    /// every field in their `headers` (rare, they change the stored fields). In place: a response
+    /// passed and returned was copied.
     private static func conditional(
-        _ response: consuming HTTPResponse, of representation: Representation, request: HTTPRequest
-    ) -> HTTPResponse {
+        _ response: inout HTTPResponse, of representation: Representation, request: HTTPRequest
+    ) {
         let status = representation.status
-        guard (200..<300).contains(status) else { return response }
+        guard (200..<300).contains(status) else { return }
         let etag = representation.replayFacts.etag
         let lastModified = representation.replayFacts.lastModified
         switch ConditionalRequest.evaluate(request.headers, etag: etag, lastModified: lastModified) {
-        case .notModified: return HTTPResponse(status: 304, headers: withoutContentType(response.allHeaders))
-        case .preconditionFailed: return HTTPResponse(status: 412, headers: withoutContentType(response.allHeaders))
+        case .notModified: return response = HTTPResponse(status: 304, headers: withoutContentType(response.allHeaders))
+        case .preconditionFailed:
+            return response = HTTPResponse(status: 412, headers: withoutContentType(response.allHeaders))
         case .proceed: break
         }
-        guard status == 200, request.method == .get, request.headers.contains("Range") else { return response }
+        guard status == 200, request.method == .get, request.headers.contains("Range") else { return }
         let length = representation.body.count
         switch ByteRange.evaluate(request.headers, length: length, etag: etag, lastModified: lastModified) {
         case .full:
-            return response
+            return
         case .partial(let lower, let upper):
             var headers = response.allHeaders
             headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
-            return HTTPResponse(status: 206, headers: headers, bytes: Array(representation.body[lower...upper]))
+            response = HTTPResponse(status: 206, headers: headers, bytes: Array(representation.body[lower...upper]))
         case .unsatisfiable:
             var headers = withoutContentType(response.allHeaders)
             headers["Content-Range"] = "bytes */\(length)"
-            return HTTPResponse(status: 416, headers: headers)
+            response = HTTPResponse(status: 416, headers: headers)
         }
     }
 
