@@ -53,15 +53,16 @@ struct FileDatastoreRevalidationWriteTests {
 
     /// A renewal fresh for less than the interval is not written, even of a file this datastore
     /// did not write (one written before a restart): a read of the file after the interval
-    /// would revalidate it anyway. One fresh for the interval is written.
-    @Test(arguments: [(59.0, false), (60.0, true)])
+    /// would revalidate it anyway. One fresh for the interval is written, and with an interval
+    /// of 0 every one, even a renewal already stale (`max-age=0`).
+    @Test(arguments: [(60.0, 59.0, false), (60.0, 60.0, true), (0.0, -1.0, true)])
     func renewRevalidatedInPlace_WritesARenewal_OnlyWhenItStaysFreshForTheInterval(
-        ttl: TimeInterval, written: Bool
+        interval: TimeInterval, ttl: TimeInterval, written: Bool
     ) async throws {
         let folder = try Folder()
         let clock = ManualClock()
         try await Store(directory: folder.store, clock: clock).save(Self.entry(ttl: 10), for: "k")
-        let store = try Store(directory: folder.store, revalidationWriteInterval: 60, clock: clock)
+        let store = try Store(directory: folder.store, revalidationWriteInterval: interval, clock: clock)
 
         #expect(store.renewRevalidatedInPlace(Self.entry(ttl: ttl), for: "k"))
         await store.finishWrites()

@@ -47,7 +47,7 @@ extension FileDatastore {
     /// never left: every change of a value is a save or a renewal, both written.
     public func renewRevalidatedInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool {
         let now = clock.now
-        if entry.timeToLive(at: now) < revalidationWriteInterval { return true }
+        if revalidationWriteInterval > 0, entry.timeToLive(at: now) < revalidationWriteInterval { return true }
         if let writtenAt = writtenLocations.writtenAt(of: key), now.timeIntervalSince(writtenAt) < revalidationWriteInterval {
             return true
         }

@@ -69,8 +69,9 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// The locations of the keys written lately (``writtenLocation(of:)``), with when, or just found
     /// missing by a read: at most 1,024, about 256 KiB.
     let writtenLocations = FileLocationCache<Key, Location>(capacity: 1_024)
-    /// How long after a write of a key's file a revalidation's renewal of it is not written
-    /// (``renewRevalidatedInPlace(_:for:)``).
+    /// How long after a write of a key's file a revalidation's renewal of it is not written,
+    /// and the freshness below which one is never written (``renewRevalidatedInPlace(_:for:)``);
+    /// 0 writes every one.
     public let revalidationWriteInterval: TimeInterval
     /// Tells when files are written, for ``revalidationWriteInterval``.
     let clock: any ClockProvider
