@@ -98,16 +98,18 @@ struct HTTPFieldLinesTests {
         #expect(made.headers["X-Name"] == "caf\u{E9}\u{FFFD}")
     }
 
-    @Test func removingAll_DropsEveryLineOfTheNames_WithoutCase() throws {
+    @Test func splitting_DropsAndPicksEveryLineOfTheNames_WithoutCase() throws {
         let received = try #require(Self.responses(Self.raws[1], keepingFieldLines: true).first?.fieldLines)
-        #expect(Self.fields(received.headers(named: HTTPFieldNames(["x-MIXED", "X-Absent"]))) == ["X-MiXeD: a", "x-mixed: b"])
-        let lines = received.removingAll(named: HTTPFieldNames(["X-Mixed", "date", "Absent"]))
+        let (lines, picked) = received.splitting(
+            dropping: HTTPFieldNames(["X-Mixed", "date", "Absent"]),
+            picking: HTTPFieldNames(["x-MIXED", "X-Absent", "KEEP-ALIVE"]))
         #expect(received.count == 7)
         #expect(lines.count == 3)
         #expect(Self.fields(lines.headers) == ["x-lower: spaced value", "Transfer-Encoding: chunked", "Keep-Alive: timeout=5"])
-        #expect(
-            Self.fields(lines.headers(named: HTTPFieldNames(["KEEP-ALIVE", "x-lower"])))
-                == ["x-lower: spaced value", "Keep-Alive: timeout=5"])
+        // Picked whether dropped or not, in the order received.
+        #expect(Self.fields(picked) == ["X-MiXeD: a", "x-mixed: b", "Keep-Alive: timeout=5"])
+        let (all, none) = received.splitting(dropping: HTTPFieldNames([]), picking: HTTPFieldNames(["Absent"]))
+        #expect(Self.fields(all.headers) == Self.fields(received.headers) && none.count == 0)
     }
 
     /// A head of the lines kept (plus the handler's own fields) against the head of the same fields.
@@ -123,7 +125,9 @@ struct HTTPFieldLinesTests {
                 // the other framing lines, `Server`, and `Date`s but the first.
                 let own: HTTPHeaders = ["X-Cache": "BYPASS", "Date": "Thu, 10 Nov 1994 08:49:37 GMT"]
                 var relayed = HTTPResponse(status: withLines.status, headers: own, body: withLines.body)
-                relayed.fieldLines = withLines.fieldLines?.removingAll(named: HTTPFieldNames(["Content-Length"]))
+                relayed.fieldLines = withLines.fieldLines?.splitting(
+                    dropping: HTTPFieldNames(["Content-Length"]), picking: HTTPFieldNames([])
+                ).kept
                 var fields = HTTPHeaders(plain.headers.fields + own.fields)
                 fields.remove("Content-Length")
                 let expected = HTTPResponse(status: plain.status, headers: fields, body: plain.body)

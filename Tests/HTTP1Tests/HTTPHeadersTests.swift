@@ -25,10 +25,18 @@ struct HTTPHeadersTests {
         #expect(!headers.contains("Access-Control-Allow-Credential_"))
     }
 
+    /// ``HTTP1/HTTPHeaders/equalsIgnoringCase(_:_:)``, checked to agree with ``HTTP1/HTTPHeaders/equalsIgnoringCase(_:usually:)``.
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
+        let result = HTTPHeaders.equalsIgnoringCase(lhs, rhs)
+        #expect(HTTPHeaders.equalsIgnoringCase(lhs, usually: rhs) == result, "\(lhs) \(rhs)")
+        return result
+    }
+
     /// Names of every length up to 24 (compared byte by byte below eight, a word at a time from
     /// eight on), differing at every position: only in the case of a letter they are equal; in
     /// bit 0x20 of anything else (`^` and `~`, `@` and `` ` ``, `_` and DEL, the bytes of `é`
-    /// and `É`) or in any other bit, not.
+    /// and `É`) or in any other bit, not. The form for usual spellings
+    /// (``HTTPHeaders/equalsIgnoringCase(_:usually:)``) agrees every time.
     @Test(arguments: 1...24)
     func equalsIgnoringCase_FoldsLettersOnly_AtEveryPosition(length: Int) {
         let name = Array("x-abcdefghijklmnopqrstuvwxyz".utf8.prefix(length))
@@ -38,13 +46,14 @@ struct HTTPHeadersTests {
             return String(decoding: bytes, as: UTF8.self)
         }
         let original = String(decoding: name, as: UTF8.self)
+        #expect(Self.same(original, String(decoding: name, as: UTF8.self)))
         for position in 0..<length {
             let upper = replacing(position, with: name[position] & ~0x20)
-            #expect(HTTPHeaders.equalsIgnoringCase(original, upper) == (name[position] != UInt8(ascii: "-")))
-            #expect(!HTTPHeaders.equalsIgnoringCase(original, replacing(position, with: name[position] ^ 0x01)))
+            #expect(Self.same(original, upper) == (name[position] != UInt8(ascii: "-")))
+            #expect(!Self.same(original, replacing(position, with: name[position] ^ 0x01)))
             for (a, b) in [("^", "~"), ("@", "`"), ("_", "\u{7F}")] {
                 #expect(
-                    !HTTPHeaders.equalsIgnoringCase(
+                    !Self.same(
                         replacing(position, with: UInt8(ascii: Unicode.Scalar(a)!)),
                         replacing(position, with: UInt8(ascii: Unicode.Scalar(b)!))))
             }
@@ -54,7 +63,7 @@ struct HTTPHeadersTests {
             var small = name
             small[length - 2] = 0xC3
             small[length - 1] = 0xA9
-            #expect(!HTTPHeaders.equalsIgnoringCase(String(decoding: small, as: UTF8.self), replacing(length - 1, with: 0x89, in: small)))
+            #expect(!Self.same(String(decoding: small, as: UTF8.self), replacing(length - 1, with: 0x89, in: small)))
         }
     }
 }

@@ -107,7 +107,10 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         let id = RequestID(header: header)
         guard header == nil || header == id.value else { return false }
         metrics.requestsInFlight.increment()
-        let call = passThrough.start(request, key: match.key, to: upstream, id: id, on: answer.loop) { outcome in
+        // The request comes back with the outcome: this closure holds no copy of it.
+        let call = passThrough.start(
+            request, key: match.key, to: upstream, id: id, on: answer.loop
+        ) { outcome, request in
             metrics.requestsInFlight.decrement()
             switch outcome {
             case .answered(var response):

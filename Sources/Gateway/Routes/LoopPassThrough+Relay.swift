@@ -20,18 +20,17 @@ extension LoopPassThrough {
             HTTPService.isAnswer(status: answer.status), settings.heuristicFraction == nil,
             !request.headers.fields.contains(where: { RepositoryResponse.conditionalFieldNames.contains($0.name) })
         else { return nil }
-        // Not storable, as today's exchange reads it, told from the only fields that can tell.
-        let policy = service.policy
-        guard
-            policy.storableFreshness(
-                status: answer.status, headers: received.headers(named: storabilityFieldNames),
-                requestHeaders: HTTPHeaders(forwarded), requestTime: receipt.requestTime,
-                responseTime: receipt.responseTime ?? service.clock.now) == nil
-        else { return nil }
-        var lines = received.removingAll(named: unrelayedFieldNames)
-        // The answer's `headers` are its framing fields, `Connection` among them.
+        // The answer's `headers` are its framing fields, `Connection` among them: the fields it
+        // names (seldom any) are dropped too.
         let named = Representation.namedInConnection(answer.headers)
-        if !named.isEmpty { lines = lines.removingAll(named: HTTPFieldNames(named)) }
+        let dropped = named.isEmpty ? unrelayedFieldNames : HTTPFieldNames(unrelayedNames + named)
+        let (lines, deciding) = received.splitting(dropping: dropped, picking: storabilityFieldNames)
+        // Not storable, as today's exchange reads it, told from the only fields that can tell.
+        guard
+            service.policy.storableFreshness(
+                status: answer.status, headers: deciding, requestHeaders: HTTPHeaders(forwarded),
+                requestTime: receipt.requestTime, responseTime: receipt.responseTime ?? service.clock.now) == nil
+        else { return nil }
         return RepositoryResponse.relayed(
             status: answer.status, lines: lines, body: body, downstreamCacheControl: settings.downstreamCacheControl)
     }

@@ -41,11 +41,17 @@ final class LoopPassThrough: Sendable {
     /// The fields a relayed answer's lines drop (``relayed(_:receipt:forwarded:for:)``) besides those
     /// its `Connection` names: the hop-by-hop ones, the targeted one, the route's hidden one and
     /// those today's response replaces.
+    let unrelayedNames: [String]
+    /// ``unrelayedNames`` as a set.
     let unrelayedFieldNames: HTTPFieldNames
     /// The fields that tell whether an answer may be stored (``HTTPCaching/FreshnessPolicy/storabilityFieldNames``).
     let storabilityFieldNames: HTTPFieldNames
+    /// The service's base and its request head when its host is fixed (a ``FixedHostProvider``),
+    /// made once: another host's base is asked of the service's cache per call (a comparison of
+    /// URLs), and its head is held under a lock (``requestHeads``).
+    private let fixed: (base: UpstreamBase, head: UpstreamRequestHead?)?
     /// The service's base and its request head, once made, or `nil` when it cannot be (see
-    /// ``requestHead(for:)``).
+    /// ``requestHead(for:)``), for a host that is not fixed.
     private let requestHeads = Mutex<(base: UpstreamBase, head: UpstreamRequestHead?)?>(nil)
 
     /// The pass-through of `route`'s reads, or `nil` when its repository's service does not
@@ -61,12 +67,16 @@ final class LoopPassThrough: Sendable {
         self.repository = repository
         self.service = service
         self.refresher = refresher
+        fixed = (service.host as? FixedHostProvider).flatMap {
+            service.bases.base(of: $0.baseURL, transport: service.transport)
+        }.map { ($0, UpstreamRequestHead(service: service, base: $0)) }
         let settings = route.settings
         storabilityFieldNames = HTTPFieldNames(service.policy.storabilityFieldNames)
         let routeOwn = [settings.hiddenTagField, settings.downstreamCacheControl.map { _ in "Cache-Control" }]
-        unrelayedFieldNames = HTTPFieldNames(
+        unrelayedNames =
             Representation.hopByHopHeaderNames + RepositoryResponse.replacedFieldNames + [service.policy.targetedField]
-                + routeOwn.compactMap { $0 })
+            + routeOwn.compactMap { $0 }
+        unrelayedFieldNames = HTTPFieldNames(unrelayedNames)
     }
 
     /// Where `request` for `key` (marked hit-for-pass) goes when it qualifies, and through which
@@ -75,18 +85,19 @@ final class LoopPassThrough: Sendable {
         guard route.settings.methods.contains(request.method.rawValue), key.passedHeaders.isEmpty,
             !request.headers.contains("Cache-Control"), !request.headers.contains("Pragma"),
             !repository.store.broadcasters.isWatched(key),
-            let base = service.bases.base(of: service.host.baseURL, transport: service.transport),
+            let base = fixed?.base ?? service.bases.base(of: service.host.baseURL, transport: service.transport),
             let carrier = base.http1Carrier
         else { return nil }
         return (base, carrier)
     }
 
     /// Sends the upstream request for `key` to `upstream` (carrying `id`) from `loop`'s thread;
-    /// `completion` gets the outcome there, possibly before this returns.
+    /// `completion` gets the outcome there, possibly before this returns, with `request` (held
+    /// here for it: a second closure holding the request costs a copy of all its parts).
     /// - Returns: The upstream call, to cancel it when the client goes away.
     func start(
         _ request: HTTPRequest, key: ResourceKey, to upstream: (base: UpstreamBase, carrier: HTTP1Transport),
-        id: RequestID, on loop: EventLoop, completion: @escaping (Outcome) -> Void
+        id: RequestID, on loop: EventLoop, completion: @escaping (Outcome, HTTPRequest) -> Void
     ) -> HTTPClientCall {
         let (base, carrier) = upstream
         refresher?.noteRead(key)
@@ -98,7 +109,8 @@ final class LoopPassThrough: Sendable {
             return carrier.send(
                 serialized: head.request(target: target, id: id), method: .get, keepsAlive: head.keepsAlive,
                 to: base.endpoint, timeouts: timeouts, on: loop,
-                completion: answering(request, key: key, id: id, forwarded: [], path: path, then: completion))
+                completion: answering(
+                    request, key: key, id: id, forwarded: [], path: path, from: base.endpoint, then: completion))
         }
         let call = HTTPService.Call(
             method: .get, key: key, base: base, extraHeaders: HTTPHeaders(), body: [], timeouts: timeouts)
@@ -107,28 +119,32 @@ final class LoopPassThrough: Sendable {
         return carrier.send(
             outgoing.request, to: base.endpoint, timeouts: timeouts, on: loop,
             completion: answering(
-                request, key: key, id: id, forwarded: outgoing.forwarded, path: outgoing.path, then: completion))
+                request, key: key, id: id, forwarded: outgoing.forwarded, path: outgoing.path, from: base.endpoint,
+                then: completion))
     }
 
-    /// The upstream call's completion, for a request sent now: the receipt made, its outcome
-    /// worked out (the call forwarded `forwarded` to `path`) and handed to `completion`.
+    /// The upstream call's completion, for a request sent now to `endpoint`: the receipt made
+    /// (the client's error as a ``TransportError``), its outcome worked out (the call forwarded
+    /// `forwarded` to `path`) and handed to `completion` with `request`.
     private func answering(
         _ request: HTTPRequest, key: ResourceKey, id: RequestID, forwarded: [(name: String, value: String)],
-        path: String, then completion: @escaping (Outcome) -> Void
+        path: String, from endpoint: UpstreamEndpoint, then completion: @escaping (Outcome, HTTPRequest) -> Void
     ) -> (Result<HTTPResponse, any Error>) -> Void {
         let requestTime = service.clock.now
         let sent = LoopInstant.now
         return { [self] result in
             let receipt = UpstreamReceipt(
-                result: result, requestTime: requestTime, responseTime: service.clock.now,
-                elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
-            completion(outcome(of: receipt, forwarded: forwarded, path: path, key: key, for: request, id: id))
+                result: HTTP1Transport.transportResult(result, endpoint: endpoint), requestTime: requestTime,
+                responseTime: service.clock.now, elapsedNanoseconds: LoopInstant.now.nanoseconds(since: sent))
+            completion(outcome(of: receipt, forwarded: forwarded, path: path, key: key, for: request, id: id), request)
         }
     }
 
-    /// The request head of `base` (``UpstreamRequestHead``), made at its first use and again
-    /// when the service's base changes; `nil` when the service's requests cannot be made so.
+    /// The request head of `base` (``UpstreamRequestHead``): a fixed host's made with the
+    /// pass-through, another's at its first use and again when the service's base changes; `nil`
+    /// when the service's requests cannot be made so.
     private func requestHead(for base: UpstreamBase) -> UpstreamRequestHead? {
+        if let fixed, fixed.base === base { return fixed.head }
         if let held = requestHeads.withLock({ $0 }), held.base === base { return held.head }
         let head = UpstreamRequestHead(service: service, base: base)
         requestHeads.withLock { $0 = (base, head) }
@@ -143,9 +159,11 @@ final class LoopPassThrough: Sendable {
         for request: HTTPRequest, id: RequestID
     ) -> Outcome {
         if case .success(let answer) = receipt.result,
-            let response = relayed(answer, receipt: receipt, forwarded: forwarded, for: request)
+            var response = relayed(answer, receipt: receipt, forwarded: forwarded, for: request)
         {
-            return answered(response, to: answer, of: receipt, id: id)
+            // A relayed answer holds no `X-Request-ID` (its line is dropped): appended, not searched for.
+            response.headers.add(name: RequestID.headerName, value: id.value)
+            return answered(response, to: answer, of: receipt)
         }
         let receipt = receipt.withFieldsMade()
         guard case .success(let answer) = receipt.result, case .bytes(let body) = answer.body,
@@ -158,19 +176,19 @@ final class LoopPassThrough: Sendable {
             !fetched.freshness.isStorable, route.variants.rekeyed(key, for: fetched.value.headers) == nil
         else { return .replay(receipt) }
         let settings = route.settings
-        let response = RepositoryResponse.make(
+        var response = RepositoryResponse.make(
             RepositoryAnswer(value: fetched.value, entry: nil, cacheStatus: .bypass), request: request,
             now: service.clock.now, downstreamCacheControl: settings.downstreamCacheControl,
             heuristic: settings.isHeuristic(fetched.value), hiddenField: settings.hiddenTagField)
-        return answered(response, to: answer, of: receipt, id: id)
+        response.headers[RequestID.headerName] = id.value
+        return answered(response, to: answer, of: receipt)
     }
 
-    /// A plain answer's outcome: the call observer told of the call's end, `response` given `id`.
+    /// A plain answer's outcome: the call observer told of the call's end.
     private func answered(
-        _ response: consuming HTTPResponse, to answer: HTTPResponse, of receipt: UpstreamReceipt, id: RequestID
+        _ response: consuming HTTPResponse, to answer: HTTPResponse, of receipt: UpstreamReceipt
     ) -> Outcome {
         service.observer?.didEnd(.success(answer.status), elapsedNanoseconds: receipt.elapsedNanoseconds)
-        response.headers[RequestID.headerName] = id.value
         return .answered(response)
     }
 }

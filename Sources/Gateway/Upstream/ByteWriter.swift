@@ -1,5 +1,6 @@
 /// Writes the compact binary encoding used by ``Representation`` and ``ResourceKey``: LEB128
-/// variable-length unsigned integers and length-prefixed UTF-8 strings and byte runs.
+/// variable-length unsigned integers and length-prefixed UTF-8 strings and byte runs; and the
+/// upstream requests of ``UpstreamRequestHead``, pieces with no prefix.
 ///
 /// The bytes go straight into memory, each piece in one copy (an `append` per piece checks an
 /// array's uniqueness and capacity and costs several times the copy: an entry is encoded on every
@@ -76,6 +77,12 @@ struct ByteWriter {
     /// that `withUTF8` needs.
     mutating func writeString(_ string: String) {
         writeVarint(UInt64(string.utf8.count))
+        writeRaw(string)
+    }
+
+    /// Writes the UTF-8 of `string` with no length prefix, copied from its own storage in one
+    /// piece (see ``writeString(_:)``).
+    mutating func writeRaw(_ string: String) {
         if string.utf8.withContiguousStorageIfAvailable({ put($0) }) != nil { return }
         var string = string
         string.withUTF8 { put($0) }

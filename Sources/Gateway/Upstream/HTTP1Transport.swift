@@ -35,9 +35,10 @@ public struct HTTP1Transport: Transport {
     }
 
     /// ``send(_:to:timeouts:)`` from `loop`'s thread without a task: `completion` gets the answer
-    /// (with its field lines as received, see ``HTTP1/HTTPResponse/fieldLines``) or the error
-    /// (``TransportError``; `CancellationError` once the call is cancelled) on the loop, possibly
-    /// before this method returns.
+    /// (with its field lines as received, see ``HTTP1/HTTPResponse/fieldLines``) or the client's
+    /// error as it is (``transportResult(_:endpoint:)`` makes it a ``TransportError``;
+    /// `CancellationError` once the call is cancelled) on the loop, possibly before this method
+    /// returns. (Not mapped here: a closure around `completion` would be made and destroyed per call.)
     /// - Returns: The call, to cancel it.
     func send(
         _ request: HTTPRequest, to endpoint: UpstreamEndpoint, timeouts: UpstreamTimeouts, on loop: EventLoop,
@@ -45,8 +46,7 @@ public struct HTTP1Transport: Transport {
     ) -> HTTPClientCall {
         client.send(
             request, to: destination(of: endpoint), timeouts: Self.clientTimeouts(timeouts), keepingFieldLines: true,
-            on: loop
-        ) { completion(Self.transportResult($0, endpoint: endpoint)) }
+            on: loop, completion: completion)
     }
 
     /// ``send(_:to:timeouts:on:completion:)`` of a request serialized already (see
@@ -58,12 +58,11 @@ public struct HTTP1Transport: Transport {
     ) -> HTTPClientCall {
         client.send(
             serialized: request, method: method, keepsAlive: keepsAlive, to: destination(of: endpoint),
-            timeouts: Self.clientTimeouts(timeouts), keepingFieldLines: true, on: loop
-        ) { completion(Self.transportResult($0, endpoint: endpoint)) }
+            timeouts: Self.clientTimeouts(timeouts), keepingFieldLines: true, on: loop, completion: completion)
     }
 
     /// `result` with a client's error as a ``TransportError`` of `endpoint`.
-    private static func transportResult(_ result: Result<HTTPResponse, any Error>, endpoint: UpstreamEndpoint)
+    static func transportResult(_ result: Result<HTTPResponse, any Error>, endpoint: UpstreamEndpoint)
         -> Result<HTTPResponse, any Error>
     {
         result.mapError { error in (error as? HTTPClientError).map { transportError($0, endpoint: endpoint) } ?? error }

@@ -107,9 +107,9 @@ public struct Representation: Sendable, Hashable {
     /// `true` for a `Connection` field that may name fields besides the hop-by-hop ones (anything
     /// but a lone `keep-alive` or `close`).
     private static func namesOtherFields(_ field: HTTPField) -> Bool {
-        HTTPHeaders.equalsIgnoringCase(field.name, "connection")
-            && !HTTPHeaders.equalsIgnoringCase(field.value, "keep-alive")
-            && !HTTPHeaders.equalsIgnoringCase(field.value, "close")
+        HTTPHeaders.equalsIgnoringCase(field.name, usually: "Connection")
+            && !HTTPHeaders.equalsIgnoringCase(field.value, usually: "keep-alive")
+            && !HTTPHeaders.equalsIgnoringCase(field.value, usually: "close")
     }
 
     /// A representation of fields already kept (nothing hop-by-hop in them).

@@ -1,11 +1,14 @@
 /// A set of field names, matched without case against names given as bytes (a received line's)
-/// or as strings: told apart by a signature of their length and first and last letters first, so that
-/// most names are compared with none of the set's.
+/// or as strings: told apart by their length first, where they are asked (most names of a message
+/// have a length no name of a small set has), then by a signature of their length and first and
+/// last letters, so that most names are compared with none of the set's.
 public struct HTTPFieldNames: Sendable {
     /// The names' bytes, one after another.
     private let bytes: [UInt8]
     /// Where each name lies in `bytes`.
     private let names: [Range<Int>]
+    /// Bit `n` set for each name `n` bytes long (bit 0 for those of 64 bytes or more).
+    private let lengths: UInt64
     /// Bit ``signature(_:)`` set for each name.
     private let signatures: UInt64
 
@@ -13,20 +16,29 @@ public struct HTTPFieldNames: Sendable {
     public init(_ names: [String]) {
         var bytes: [UInt8] = []
         var ranges: [Range<Int>] = []
-        var signatures: UInt64 = 0
+        var (lengths, signatures): (UInt64, UInt64) = (0, 0)
         for name in names {
             let start = bytes.count
             bytes += name.utf8
             ranges.append(start..<bytes.count)
+            lengths |= Self.lengthBit(bytes.count - start)
             signatures |= bytes[start...].withUnsafeBytes(Self.signature)
         }
         self.bytes = bytes
         self.names = ranges
+        self.lengths = lengths
         self.signatures = signatures
     }
 
-    /// `true` when `name` is one of the set's (without case).
+    /// `true` when `name` is one of the set's (without case). Its length is tested where it is
+    /// asked, without a call: ~10 instructions less per name of no such length.
+    @inline(__always)
     public func contains(_ name: UnsafeRawBufferPointer) -> Bool {
+        lengths & Self.lengthBit(name.count) != 0 && containsName(name)
+    }
+
+    /// ``contains(_:)`` for a name of a length the set holds.
+    private func containsName(_ name: UnsafeRawBufferPointer) -> Bool {
         guard signatures & Self.signature(name) != 0 else { return false }
         return bytes.withUnsafeBytes { all in
             for range in names where range.count == name.count {
@@ -36,10 +48,18 @@ public struct HTTPFieldNames: Sendable {
         }
     }
 
-    /// `true` when `name` is one of the set's (without case).
+    /// `true` when `name` is one of the set's (without case), its length tested first too.
     public func contains(_ name: String) -> Bool {
+        guard lengths & Self.lengthBit(name.utf8.count) != 0 else { return false }
         var name = name
-        return name.withUTF8 { contains(UnsafeRawBufferPointer($0)) }
+        return name.withUTF8 { containsName(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Bit `count` of 64 (bit 0 for 64 or more: no name is empty).
+    @inline(__always)
+    private static func lengthBit(_ count: Int) -> UInt64 {
+        // A masking shift: the smart `<<` with an `Int` amount is generic code.
+        count < 64 ? 1 &<< UInt64(truncatingIfNeeded: count) : 1
     }
 
     /// One of 64 bits, from a name's length and its first and last letters (without case).
