@@ -20,8 +20,8 @@ final class RequestContext: TaskPlacementScope {
     /// The request's id (`nil` when no ``InstrumentedHandler`` gave it one): see ``RequestID/current``.
     let id: RequestID?
     /// The event loop answering the request, if any: the tasks its repositories start (its
-    /// fetch) run there too.
-    let preferredExecutor: (any TaskExecutor)?
+    /// fetch) run there too, in tasks the loop keeps between jobs.
+    private let loop: EventLoop?
     private let notes = Mutex(Notes())
     /// The outcome of the request's upstream call a ``LoopPassThrough`` made (`nil` for most
     /// requests, which then take no lock to learn it), and whether a call took it.
@@ -36,7 +36,7 @@ final class RequestContext: TaskPlacementScope {
     /// `primed` is the outcome of its upstream call when a ``LoopPassThrough`` made it already.
     init(id: RequestID?, primed: UpstreamReceipt? = nil) {
         self.id = id
-        self.preferredExecutor = EventLoop.current
+        self.loop = EventLoop.current
         self.primed = primed
     }
 
@@ -47,6 +47,17 @@ final class RequestContext: TaskPlacementScope {
         guard let primed, !primedTaken.exchange(true, ordering: .relaxed) else { return nil }
         if case .failure(is CancellationError) = primed.result { withUnsafeCurrentTask { $0?.cancel() } }
         return primed
+    }
+
+    var preferredExecutor: (any TaskExecutor)? { loop }
+
+    /// Runs `job` with this context bound in a task the request's loop keeps (no task is
+    /// created, nor the slabs of its frames allocated); `nil` off the loop's thread.
+    func startTask(_ job: @escaping @Sendable () async -> Void) -> (any PlacedTask)? {
+        guard let loop, loop.isInLoopThread else { return nil }
+        // `job` bound directly, not through `bind(_:)`: one closure, and its executor hop, fewer.
+        let task = loop.startTask { [self] in await TaskPlacement.$scope.withValue(self, operation: job) }
+        return LoopPlacedTask(loop: loop, task: task)
     }
 
     /// Runs `operation` with this context as ``current``.

@@ -2,8 +2,8 @@ import Synchronization
 
 /// The single-flight table of one repository: at most one fetch per key, shared by every caller.
 ///
-/// The first caller of ``join(_:previous:operation:)`` for a key starts the fetch in its own task
-/// and publishes `.loading`; later callers wait for the same result. Waiters are continuations,
+/// The first caller of ``join(_:previous:operation:)`` for a key starts the fetch in a task of its
+/// own (one its ``TaskPlacement/scope`` keeps, or a new one) and publishes `.loading`; later callers wait for the same result. Waiters are continuations,
 /// resumed once when the fetch ends, so nobody polls. A waiter that goes away (task cancelled)
 /// gets ``RepositoryErrorKind/cancelled`` at once; the fetch is cancelled only when its last
 /// waiter has gone, and a background fetch is never cancelled. Starting, ending and cancelling a
@@ -27,7 +27,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let cancellable: Bool
         var superseded = false
         var waiters = FlightWaiters<Waiter>()
-        var task: Task<Void, Never>?
+        var task: (any PlacedTask)?
     }
 
     /// The fetch answers being stored for one key, and the writes waiting for them to be done.
@@ -202,7 +202,7 @@ final class InFlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             id: id, storeChangedSinceLookup: lookedUpAt.map { $0 != table.changes } ?? true)
         let stateBefore = broadcasters.current(of: key) ?? resting ?? restingState(key)
         broadcasters.publish(.loading(previous: previous), for: key)
-        let task = Task(executorPreference: TaskPlacement.preferredExecutor) {
+        let task = TaskPlacement.start {
             let outcome = await operation(flightStart)
             self.finish(key, flightID: id, outcome: outcome)
         }

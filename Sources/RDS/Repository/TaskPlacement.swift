@@ -7,4 +7,11 @@ public enum TaskPlacement {
 
     /// The executor those tasks prefer, `nil` for the global one: the current ``scope``'s.
     public static var preferredExecutor: (any TaskExecutor)? { scope?.preferredExecutor }
+
+    /// Runs `job` in a task the current ``scope`` keeps (``TaskPlacementScope/startTask(_:)``),
+    /// or else in a new one preferring ``preferredExecutor`` (which inherits the scope).
+    static func start(_ job: @escaping @Sendable () async -> Void) -> any PlacedTask {
+        if let placed = scope?.startTask(job) { return placed }
+        return Task(executorPreference: preferredExecutor) { await job() }
+    }
 }

@@ -4,4 +4,14 @@ public protocol TaskPlacementScope: AnyObject, Sendable {
     /// an event loop names that loop, so the fetch it starts runs there too and answers it
     /// without a thread switch.
     var preferredExecutor: (any TaskExecutor)? { get }
+
+    /// Starts `job` (a read's fetch) in a task the scope keeps between jobs, with this scope bound
+    /// as ``TaskPlacement/scope``; `nil` when it keeps none here (then `job` runs in a new task
+    /// preferring ``preferredExecutor``).
+    func startTask(_ job: @escaping @Sendable () async -> Void) -> (any PlacedTask)?
+}
+
+extension TaskPlacementScope {
+    /// Keeps no tasks: every fetch runs in a new task.
+    public func startTask(_ job: @escaping @Sendable () async -> Void) -> (any PlacedTask)? { nil }
 }
