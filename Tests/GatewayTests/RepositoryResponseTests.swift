@@ -87,7 +87,31 @@ struct RepositoryResponseTests {
         #expect(response.headers.values(for: "Cache-Status") == ["rds-gateway; hit; ttl=40"])
         #expect(!response.headers.contains("Set-Cookie") && !response.headers.contains("X-Request-ID"))
         let replaced = stored.contains("Set-Cookie") ? 4 : 0
-        #expect(response.headers.count == stored.count + 3 - replaced - (stored.contains("X-Request-ID") ? 1 : 0))
+        let all = response.allHeaders
+        #expect(all.count == stored.count + 3 - replaced - (stored.contains("X-Request-ID") ? 1 : 0))
+        #expect(all.values(for: "Age") == ["2"] && !all.contains("X-Request-ID"))
+    }
+
+    /// A hit whose stored fields all stay shares them with the cache (``HTTPResponse/storedHeaders``),
+    /// adding its own after them; one that replaces or drops a stored field copies them.
+    @Test func make_SharesTheStoredFields_UnlessOneChanges() {
+        let fields: HTTPHeaders = ["Content-Type": "text/plain", "ETag": "\"1\""]
+        let stored = fields.withSerializedFields()
+        let value = Representation(status: 200, headers: stored, body: [1])
+        let entry = CacheEntry(value: value, storedAt: Self.now, expiresAt: Self.now.addingTimeInterval(42))
+        let answer = RepositoryAnswer(value: value, entry: entry, cacheStatus: .hit)
+        let request = HTTPRequest(method: .get, target: "/x")
+        let shared = RepositoryResponse.make(answer, request: request, now: Self.now)
+        #expect(shared.storedHeaders == value.headers)
+        #expect(shared.headers.fields.map(\.name) == ["Age", "X-Cache", "Cache-Status"])
+        let replaced = RepositoryResponse.make(answer, request: request, now: Self.now, downstreamCacheControl: "no-store")
+        #expect(replaced.storedHeaders == nil)
+        let names = ["Content-Type", "ETag", "Age", "Cache-Control", "X-Cache", "Cache-Status"]
+        #expect(replaced.headers.fields.map(\.name) == names)
+        let notModified = RepositoryResponse.make(
+            answer, request: HTTPRequest(method: .get, target: "/x", headers: ["If-None-Match": "\"1\""]), now: Self.now)
+        #expect(notModified.status == 304 && notModified.storedHeaders == nil)
+        #expect(notModified.headers.fields.map(\.name) == ["ETag", "Age", "X-Cache", "Cache-Status"])
     }
 
     /// The repository's tag field is removed whatever its case, among fields of the same length
@@ -107,6 +131,6 @@ struct RepositoryResponseTests {
             RepositoryAnswer(value: Representation(status: 200, headers: ["ETag": "\"1\""], body: [1]), entry: entry,
                 cacheStatus: .hit),
             request: HTTPRequest(method: .get, target: "/x"), now: Self.now, hiddenField: hidden)
-        #expect(plain.headers["ETag"] == "\"1\"")
+        #expect(plain.allHeaders["ETag"] == "\"1\"")
     }
 }

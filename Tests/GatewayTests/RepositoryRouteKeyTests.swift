@@ -17,6 +17,10 @@ struct RepositoryRouteKeyTests {
                 guard case .matched(let captures) = route.template.match(path[...]) else { continue }
                 let expanded = ResourceKey(repository: "r", path: route.upstream.expand(captures))
                 #expect(route.key(path: path[...], captures: RouteCaptures(), query: nil, headers: [:]) == expanded)
+                // Hashed from the route's hasher of its name, as a key made anew is hashed.
+                #expect(
+                    route.key(path: path[...], captures: RouteCaptures(), query: nil, headers: [:]).hashValue
+                        == expanded.hashValue)
                 #expect(route.key(path: path[...], captures: RouteCaptures(), query: nil, headers: [:]).path == path)
             }
         }

@@ -49,6 +49,24 @@ struct HTTPSerializedFieldsTests {
         }
     }
 
+    /// A response carrying the stored fields as ``HTTPResponse/storedHeaders`` and the added ones
+    /// in `headers` is written as one holding them all in `headers`, stored ones first.
+    @Test(arguments: [HTTPMethod.get, .head])
+    func head_IsTheSame_WithTheStoredFieldsApart(method: HTTPMethod) {
+        let added: HTTPHeaders = ["Age": "3", "X-Cache": "HIT", "Date": "Tue, 08 Nov 1994 08:49:37 GMT"]
+        for stored in [Self.stored, Self.stored.withSerializedFields(), ["ETag": "\"v1\""]] {
+            for (status, body) in [(200, Array("{}".utf8)), (200, []), (304, [])] {
+                var apart = HTTPResponse(status: status, headers: added, bytes: body)
+                apart.storedHeaders = stored
+                #expect(apart.allHeaders == HTTPHeaders(stored.fields + added.fields))
+                let together = HTTPResponse(status: status, headers: apart.allHeaders, bytes: body)
+                #expect(
+                    HTTPSerializer.head(apart, requestMethod: method, keepAlive: true, date: Self.date)
+                        == HTTPSerializer.head(together, requestMethod: method, keepAlive: true, date: Self.date))
+            }
+        }
+    }
+
     @Test func head_ReplaysStoredDate_AndDropsServerFramingAndBadNames() {
         let text = Self.head(Self.stored.withSerializedFields(), status: 200, method: .get, body: Array("{}".utf8))
         #expect(text.components(separatedBy: "Date: ").count == 2)

@@ -204,6 +204,20 @@ struct JSONLinesLoggerTests {
         #expect(lines.all.first?.hasSuffix(#""path":"/weather/\"oslo\"\n","status":-503,"field.time":7}"#) == true)
     }
 
+    /// A value known to need no escape (a request id) is written as a string value is, and
+    /// collected as a string by other loggers.
+    @Test func logWritingFields_WritesAVerbatimValue_AsAString() {
+        let (logger, lines) = Self.makeLogger(.info, at: Self.start)
+        let id = "0123456789abcdef.ABC_-x"
+        logger.log(.info, "request") { $0.write(Self.path, verbatim: id) }
+        logger.log(.info, "request") { $0.write(Self.path, string: id) }
+        #expect(lines.all.count == 2 && lines.all.first == lines.all.last)
+        #expect(lines.all.first?.hasSuffix(#""path":"0123456789abcdef.ABC_-x"}"#) == true)
+        let recording = RecordingLogger()
+        recording.log(.info, "request") { $0.write(Self.path, verbatim: id) }
+        #expect(recording.entries.first?.fields == ["path": .string(id)])
+    }
+
     @Test func logWritingFields_WritesASubstring_AsItsOwnBytesOnly() {
         let (logger, lines) = Self.makeLogger(.info, at: Self.start)
         let target = "/cities/\"oslo\"\n?units=metric"

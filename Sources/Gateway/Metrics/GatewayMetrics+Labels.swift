@@ -12,14 +12,15 @@ extension GatewayMetrics {
         /// The cache was not used (not storable, or a forced reload).
         case bypass
 
-        /// The result named by an `X-Cache` value, in any letter case (`HIT` matched without mapping).
+        /// The result named by an `X-Cache` value, in any letter case (`HIT` matched without
+        /// mapping, told apart by length first: a comparison of unequal strings costs more).
         public init?(xCache value: String) {
-            switch value {
-            case "HIT": self = .hit
-            case "MISS": self = .miss
-            case "STALE": self = .stale
-            case "REVALIDATED": self = .revalidated
-            case "BYPASS": self = .bypass
+            switch value.utf8.count {
+            case 3 where value == "HIT": self = .hit
+            case 4 where value == "MISS": self = .miss
+            case 5 where value == "STALE": self = .stale
+            case 6 where value == "BYPASS": self = .bypass
+            case 11 where value == "REVALIDATED": self = .revalidated
             default: self.init(rawValue: value.lowercased())
             }
         }

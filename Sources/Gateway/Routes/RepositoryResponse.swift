@@ -43,14 +43,17 @@ enum RepositoryResponse {
         downstreamCacheControl: String? = nil, heuristic: Bool = false, hiddenField: String? = nil
     ) -> HTTPResponse {
         let representation = answer.value
-        var headers = representation.headers
-        // The stored fields are shared with the cache: copied once here, with room for the fields
-        // added below and by the server (`Age`, `X-Cache`, `Cache-Status`, the request id, ...).
-        headers.reserveCapacity(headers.count + Self.addedFieldCount)
         let facts = representation.replayFacts
-        if let hiddenField, facts.mayHold(hiddenField) { headers.remove(hiddenField) }
         // The stored fields rarely hold one of those replaced here: then each is appended, unsearched.
         let replacing = facts.holdsServedFields
+        let hides = hiddenField.map(facts.mayHold) ?? false
+        // The stored fields are shared with the cache. Kept as they are, the answer's stored
+        // fields (``HTTP1/HTTPResponse/storedHeaders``), when none of them goes or changes; else
+        // copied once here, with room for the fields added below and by the server.
+        let keepsStored = !replacing && !hides && downstreamCacheControl == nil && answer.error == nil
+        var headers = keepsStored ? HTTPHeaders() : representation.headers
+        headers.reserveCapacity(headers.count + Self.addedFieldCount)
+        if let hiddenField, hides { headers.remove(hiddenField) }
         if replacing { headers.remove(RequestID.headerName) }
         // The entry's age read in place (binding the entry would copy it, fields and all).
         if let age = answer.entry?.age(at: now) {
@@ -67,7 +70,10 @@ enum RepositoryResponse {
             headers["X-Resource-State"] = "failed"
             headers["X-Resource-Error"] = ProblemResponse.resourceErrorCode(error)
         }
-        return conditional(representation, headers: headers, request: request)
+        var response = HTTPResponse(status: representation.status, headers: headers, bytes: representation.body)
+        if keepsStored { response.storedHeaders = representation.headers }
+        conditional(&response, of: representation, request: request)
+        return response
     }
 
     /// Sets the field `name` to `value`: replacing any field of that name, or, when `replacing`
@@ -76,46 +82,48 @@ enum RepositoryResponse {
         if replacing { headers[name] = value } else { headers.add(name: name, value: value) }
     }
 
-    /// The answer after the client's preconditions (RFC 9110 §13.2.2, for a 2xx only) and a
-    /// single byte range (RFC 9110 §14, for a 200 to GET only): 304, 412, 206, 416 or the whole.
-    private static func conditional(_ representation: Representation, headers: HTTPHeaders, request: HTTPRequest)
-        -> HTTPResponse
-    {
-        var headers = headers
+    /// Turns `response` (the whole `representation`) into its answer after the client's
+    /// preconditions (RFC 9110 §13.2.2, for a 2xx only) and a single byte range (RFC 9110 §14, for
+    /// a 200 to GET only): 304, 412, 206, 416 or left whole. The answers other than the whole hold
+    /// every field in their `headers` (rare, they change the stored fields). In place: a response
+    /// passed and returned was copied.
+    private static func conditional(
+        _ response: inout HTTPResponse, of representation: Representation, request: HTTPRequest
+    ) {
         let status = representation.status
-        guard (200..<300).contains(status) else {
-            return HTTPResponse(status: status, headers: headers, bytes: representation.body)
-        }
+        guard (200..<300).contains(status) else { return }
         let etag = representation.replayFacts.etag
         let lastModified = representation.replayFacts.lastModified
         switch ConditionalRequest.evaluate(request.headers, etag: etag, lastModified: lastModified) {
-        case .notModified:
-            headers.remove("Content-Type")
-            return HTTPResponse(status: 304, headers: headers)
+        case .notModified: return response = HTTPResponse(status: 304, headers: withoutContentType(response.allHeaders))
         case .preconditionFailed:
-            headers.remove("Content-Type")
-            return HTTPResponse(status: 412, headers: headers)
-        case .proceed:
-            break
+            return response = HTTPResponse(status: 412, headers: withoutContentType(response.allHeaders))
+        case .proceed: break
         }
-        guard status == 200, request.method == .get, request.headers.contains("Range") else {
-            return HTTPResponse(status: status, headers: headers, bytes: representation.body)
-        }
+        guard status == 200, request.method == .get, request.headers.contains("Range") else { return }
         let length = representation.body.count
         switch ByteRange.evaluate(request.headers, length: length, etag: etag, lastModified: lastModified) {
         case .full:
-            return HTTPResponse(status: status, headers: headers, bytes: representation.body)
+            return
         case .partial(let lower, let upper):
+            var headers = response.allHeaders
             headers["Content-Range"] = "bytes \(lower)-\(upper)/\(length)"
-            return HTTPResponse(status: 206, headers: headers, bytes: Array(representation.body[lower...upper]))
+            response = HTTPResponse(status: 206, headers: headers, bytes: Array(representation.body[lower...upper]))
         case .unsatisfiable:
+            var headers = withoutContentType(response.allHeaders)
             headers["Content-Range"] = "bytes */\(length)"
-            headers.remove("Content-Type")
-            return HTTPResponse(status: 416, headers: headers)
+            response = HTTPResponse(status: 416, headers: headers)
         }
     }
 
-    /// The request fields ``conditional(_:headers:request:)`` reads: a request without them gets
+    /// `headers` but `Content-Type` (an answer without a body, RFC 9110 §8.3).
+    private static func withoutContentType(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var headers = headers
+        headers.remove("Content-Type")
+        return headers
+    }
+
+    /// The request fields ``conditional(_:of:request:)`` reads: a request without them gets
     /// the answer's own status and body.
     static let conditionalFieldNames = HTTPFieldNames(
         ["If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "Range"])

@@ -21,6 +21,8 @@ public final class RepositoryRoute: Sendable {
     /// takes no remainder (`{path...}`): a matching path is then its own upstream path, taken as
     /// it is, not expanded from captures made for it (~600 instructions per request).
     public let upstreamIsThePath: Bool
+    /// A hasher that has combined ``name``, which every key of the route's hash begins with.
+    private let nameHasher: Hasher
 
     /// Builds the route of a validated repository.
     /// - Parameter metrics: Where its requests are counted: their series are resolved now (see
@@ -37,6 +39,7 @@ public final class RepositoryRoute: Sendable {
             case .only(let names): names.isEmpty ? .none : .only(Set(names))
             }
         self.keyRules = CacheKeyRules(queryParameters: query, headers: settings.forwardedHeaderList)
+        self.nameHasher = ResourceKey.hasher(combining: name)
         self.upstreamIsThePath =
             settings.upstreamPath == settings.route && !settings.upstreamPath.contains("?")
             && !template.segments.contains { if case .catchAll = $0 { true } else { false } }
@@ -52,7 +55,8 @@ public final class RepositoryRoute: Sendable {
         let expanded = upstreamIsThePath ? String(path) : upstream.expand(captures)
         // Searched byte by byte: a `Character` search costs half of building the key.
         guard let mark = expanded.firstIndex(ofASCII: UInt8(ascii: "?")) else {
-            return variants.keyed(keyRules.key(repository: name, path: expanded, query: query, requestHeaders: headers))
+            return variants.keyed(
+                keyRules.key(repository: name, hasher: nameHasher, path: expanded, query: query, requestHeaders: headers))
         }
         let ownQuery = expanded[expanded.index(after: mark)...]
         let admitted = keyRules.key(repository: name, path: "/", query: query, requestHeaders: headers)

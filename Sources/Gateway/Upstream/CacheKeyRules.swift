@@ -22,10 +22,19 @@ public struct CacheKeyRules: Sendable, Hashable {
     ///   - query: The client's raw query string (after `?`), if any.
     ///   - requestHeaders: The client's request headers.
     public func key(repository: String, path: String, query: Substring?, requestHeaders: HTTPHeaders) -> ResourceKey {
+        key(repository: repository, hasher: nil, path: path, query: query, requestHeaders: requestHeaders)
+    }
+
+    /// ``key(repository:path:query:requestHeaders:)`` with a hasher that has combined `repository`
+    /// (``ResourceKey/hasher(combining:)``, made once per route).
+    func key(
+        repository: String, hasher: Hasher?, path: String, query: Substring?, requestHeaders: HTTPHeaders
+    ) -> ResourceKey {
         let rule = queryParameters
         return ResourceKey(
             repository: repository, path: path,
             normalizedQuery: ResourceKey.normalizedQuery(query ?? "", admitting: rule.admits),
-            lowercasedHeaders: headers.select(from: requestHeaders), passedHeaders: headers.passed(from: requestHeaders))
+            lowercasedHeaders: headers.select(from: requestHeaders), passedHeaders: headers.passed(from: requestHeaders),
+            repositoryHasher: hasher)
     }
 }

@@ -20,14 +20,16 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
         /// through on a request (in-flight fetches, states, marks), and hashing a dictionary is not cheap.
         let identityHash: Int
 
-        init(repository: String, path: String, query: String, headers: [String: String], passedHeaders: [String: String]) {
+        init(
+            repository: String, path: String, query: String, headers: [String: String], passedHeaders: [String: String],
+            repositoryHasher: Hasher?
+        ) {
             self.repository = repository
             self.path = path
             self.query = query
             self.headers = headers
             self.passedHeaders = passedHeaders
-            var hasher = Hasher()
-            hasher.combine(repository)
+            var hasher = repositoryHasher ?? Self.hasher(combining: repository)
             hasher.combine(path)
             // Most keys have no query and no keyed fields: hashing even an empty string costs ~100
             // instructions, an empty dictionary a call and a hasher of its own. Equal keys have
@@ -36,7 +38,19 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
             if !headers.isEmpty { hasher.combine(headers) }
             identityHash = hasher.finalize()
         }
+
+        /// A hasher that has combined `repository`, as every key of that repository's hash begins.
+        static func hasher(combining repository: String) -> Hasher {
+            var hasher = Hasher()
+            hasher.combine(repository)
+            return hasher
+        }
     }
+
+    /// A hasher that has combined `repository`: made once per route and handed to
+    /// ``init(repository:path:normalizedQuery:lowercasedHeaders:passedHeaders:repositoryHasher:)``,
+    /// so that a key's hash does not hash its repository's name again (~130 instructions a key).
+    static func hasher(combining repository: String) -> Hasher { Storage.hasher(combining: repository) }
 
     private let storage: Storage
 
@@ -72,13 +86,15 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
     /// Creates a key from a query already normalized (``normalizedQuery(_:admitting:)``) and
     /// header names already lower-cased, as ``CacheKeyRules`` makes them: nothing is split,
     /// joined or walked again. A missing leading `/` is still added to `path`.
+    /// `repositoryHasher`, when given, has combined `repository` (``hasher(combining:)``).
     init(
         repository: String, path: String, normalizedQuery: String, lowercasedHeaders: [String: String],
-        passedHeaders: [String: String]
+        passedHeaders: [String: String], repositoryHasher: Hasher? = nil
     ) {
         storage = Storage(
             repository: repository, path: path.utf8.first == UInt8(ascii: "/") ? path : "/" + path,
-            query: normalizedQuery, headers: lowercasedHeaders, passedHeaders: passedHeaders)
+            query: normalizedQuery, headers: lowercasedHeaders, passedHeaders: passedHeaders,
+            repositoryHasher: repositoryHasher)
     }
 
     /// Keys are equal when repository, path, query and keyed headers are; ``passedHeaders`` do not count.

@@ -24,7 +24,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The first value for `name` (case-insensitive); setting replaces every field of that name,
     /// and `nil` removes them.
     public subscript(name: String) -> String? {
-        get { firstIndex(named: name).map { fields[$0].value } }
+        @inlinable get { firstIndex(named: name).map { fields[$0].value } }
         set {
             remove(name)
             if let newValue { fields.append(HTTPField(name: name, value: newValue)) }
@@ -89,11 +89,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// `true` when a field named `name` is present.
-    public func contains(_ name: String) -> Bool { firstIndex(named: name) != nil }
+    @inlinable public func contains(_ name: String) -> Bool { firstIndex(named: name) != nil }
 
     /// The position of the first field named `name`: a plain loop telling lengths apart first
     /// over the fields in place (a predicate closure per field, and a copy of each field, cost more than most comparisons).
-    private func firstIndex(named name: String) -> Int? {
+    /// Inlinable, as ``contains(_:)`` and the subscript's getter are: a look-up from another module
+    /// (the gateway makes several per request, mostly for fields a request does not hold) then
+    /// costs no calls, and a literal name's length is known.
+    @inlinable func firstIndex(named name: String) -> Int? {
         let length = name.utf8.count
         return fields.withUnsafeBufferPointer { fields in
             for index in fields.indices where fields[index].name.utf8.count == length {

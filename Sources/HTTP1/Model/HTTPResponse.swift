@@ -11,12 +11,29 @@ public struct HTTPResponse: Sendable {
     /// writes itself): a relay's answer. A client's response read with its lines kept carries
     /// every line here, and only the framing fields in `headers` (see ``HTTPFieldLines``).
     public var fieldLines: HTTPFieldLines?
+    /// A stored answer's fields, shared with its cache and written before `headers`' fields (but
+    /// those the server writes itself), which then hold only the fields added to them: a response
+    /// replaying them carries one reference, where a copy of every field was made and destroyed.
+    /// ``allHeaders`` reads both.
+    public var storedHeaders: HTTPHeaders?
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: HTTPBody = .bytes([])) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// ``storedHeaders``' fields, then ``headers``' fields: every field the head carries but those
+    /// the server writes itself.
+    public var allHeaders: HTTPHeaders {
+        guard let storedHeaders else { return headers }
+        return HTTPHeaders(storedHeaders.fields + headers.fields)
+    }
+
+    /// `true` when ``storedHeaders`` or ``headers`` hold a field named `name` (without case).
+    public func holdsField(named name: String) -> Bool {
+        headers.contains(name) || storedHeaders?.contains(name) == true
     }
 
     /// Creates a response with a complete body.

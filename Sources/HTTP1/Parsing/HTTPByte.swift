@@ -64,15 +64,15 @@ enum HTTPByte {
     static func lowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
 
     /// `false` when no byte of `raw` is below 0x20 (a tab included) or DEL, tested a word at a
-    /// time (the last word overlaps the one before it; fewer than eight bytes are tested in a word
-    /// of spaces they are copied over). A byte below `n` is told by the borrow out of it when `n`
+    /// time (the last word overlaps the one before it; fewer than eight bytes are tested one by
+    /// one). A byte below `n` is told by the borrow out of it when `n`
     /// is subtracted from every byte; DEL by the borrow out of the zero byte it leaves when XORed
     /// with DEL. Borrows start only at such bytes, so the answer is exact.
     static func mayHoldControlByte(_ raw: UnsafeRawBufferPointer) -> Bool {
+        // Copying fewer than eight bytes into a word costs a `memcpy` call.
         guard raw.count >= 8 else {
-            var word: UInt64 = 0x2020_2020_2020_2020
-            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: raw) }
-            return mayHoldControlByte(word)
+            for byte in raw where byte < 0x20 || byte == 0x7F { return true }
+            return false
         }
         var offset = 0
         while offset < raw.count - 8 {

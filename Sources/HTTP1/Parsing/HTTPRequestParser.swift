@@ -72,8 +72,13 @@ public struct HTTPRequestParser: Sendable {
         _ head: HTTPMessageReader<HTTPRequestLine>.Head, limits: HTTPParserLimits
     ) throws(HTTPParseError) -> HTTPBodyFraming {
         let version = head.startLine.version
-        let hostCount = head.headers.reduce(0) {
-            $0 + (HTTPHeaders.equalsIgnoringCase($1.name, usually: "Host") ? 1 : 0)
+        // Counted over the fields in place (iterating the headers would copy each field, retaining its strings).
+        let hostCount = head.headers.fields.withUnsafeBufferPointer { fields in
+            var count = 0
+            for index in fields.indices where HTTPHeaders.equalsIgnoringCase(fields[index].name, usually: "Host") {
+                count += 1
+            }
+            return count
         }
         guard hostCount == 1 || (hostCount == 0 && version.minor == 0) else {
             throw .badRequest(.invalidHost, "An HTTP/1.1 request needs exactly one Host field.")

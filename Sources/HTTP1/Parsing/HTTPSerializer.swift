@@ -51,42 +51,36 @@ public enum HTTPSerializer {
     ) -> [UInt8] {
         let bodyCount: Int? = if case .bytes(let bytes) = response.body { bytes.count } else { nil }
         let keepsHandlerLength = requestMethod == .head && bodyCount == 0
-        // The wire form of the leading fields, when the headers carry one (it drops every
-        // `Content-Length`, so not when a handler's own one is kept).
-        let serialized = keepsHandlerLength ? nil : response.headers.serialized
-        let unserialized = response.headers.fields[...].dropFirst(serialized?.count ?? 0)
+        // A stored answer's fields first, then the handler's own (see ``HTTPResponse/storedHeaders``).
+        let stored = response.storedHeaders
         // Relayed lines come first: the first `Date` among them is the head's.
         let relayed = response.fieldLines
         let relayedDate = relayed?.firstLine(where: dateName.contains)
-        let ownDateLine = relayedDate == nil ? serialized?.dateLine : nil
-        let ownDate =
-            relayedDate == nil && ownDateLine == nil ? unserialized.first(where: { isDate($0.name) })?.value : nil
         let statusLine =
             response.status == 200 ? nil : "HTTP/1.1 \(response.status) \(reasonPhrase(for: response.status))\r\n"
         // Sized once for the longest the head can be, then written without growing.
-        var bound = (statusLine?.utf8.count ?? statusLineOK.count) + serverLine.count + (serialized?.bytes.count ?? 0)
-        bound += 8 + (ownDateLine?.count ?? ownDate.map { $0.utf8.count } ?? date.count) + framingBound + keepAliveEnd.count
-        bound += unserialized.withUnsafeBufferPointer(fieldBounds) + body.count + (relayed?.writtenBound ?? 0)
+        var bound = (statusLine?.utf8.count ?? statusLineOK.count) + serverLine.count
+        bound += (stored.map { self.bound(of: $0, keepingLength: keepsHandlerLength) } ?? 0)
+        bound += self.bound(of: response.headers, keepingLength: keepsHandlerLength)
+        bound += 8 + date.count + framingBound + keepAliveEnd.count + body.count + (relayed?.writtenBound ?? 0)
         return HTTPHeadBuffer.bytes(bound: bound) { head in
             if let statusLine { head.write(statusLine) } else { head.write(statusLineOK) }
             head.write(serverLine)
             if let relayed, let relayedDate {
                 writeDate(of: relayed, at: relayedDate, to: &head)
-            } else if let ownDateLine {
-                head.write(ownDateLine)
-            } else if let ownDate {
-                head.writeField("Date", ownDate)
-            } else {
+            } else if !(stored.map { writeDate(of: $0, keepingLength: keepsHandlerLength, to: &head) } ?? false),
+                !writeDate(of: response.headers, keepingLength: keepsHandlerLength, to: &head)
+            {
                 head.write(datePrefix)
                 head.write(date)
                 head.writeLineEnd()
             }
             if let relayed { writeLines(of: relayed, to: &head) }
-            if let serialized { head.write(serialized.bytes) }
-            writeFieldLines(unserialized, keepingLength: keepsHandlerLength, to: &head)
+            if let stored { writeFields(of: stored, keepingLength: keepsHandlerLength, to: &head) }
+            writeFields(of: response.headers, keepingLength: keepsHandlerLength, to: &head)
             if response.status >= 200, response.status != 204, response.status != 304 {
                 if let bodyCount {
-                    if !(keepsHandlerLength && response.headers.contains("content-length")) {
+                    if !(keepsHandlerLength && response.holdsField(named: "content-length")) {
                         writeContentLength(bodyCount, to: &head)
                     }
                 } else {
@@ -106,27 +100,26 @@ public enum HTTPSerializer {
     /// `fields` as a head carries them: each `name: value\r\n` in order, without `Server` and
     /// `Date` (written in their own place) and the framing fields (see ``head(_:requestMethod:keepAlive:date:)``).
     static func fieldLines(_ fields: ArraySlice<HTTPField>, keepingLength: Bool) -> [UInt8] {
-        HTTPHeadBuffer.bytes(bound: fields.withUnsafeBufferPointer(fieldBounds)) { lines in
-            writeFieldLines(fields, keepingLength: keepingLength, to: &lines)
+        fields.withUnsafeBufferPointer { fields in
+            HTTPHeadBuffer.bytes(bound: fieldBounds(fields)) { lines in
+                writeFieldLines(fields, keepingLength: keepingLength, to: &lines)
+            }
         }
     }
 
     /// The most bytes `fields` take as field lines.
-    private static func fieldBounds(_ fields: UnsafeBufferPointer<HTTPField>) -> Int {
+    static func fieldBounds(_ fields: UnsafeBufferPointer<HTTPField>) -> Int {
         var bound = 0
         for index in fields.indices { bound += HTTPHeadBuffer.fieldBound(fields[index].name, fields[index].value) }
         return bound
     }
 
-    /// Writes the lines of `fields` but those the head writes itself, read where they lie
-    /// (iterating the slice would copy each field, retaining and releasing its two strings).
-    private static func writeFieldLines(
-        _ fields: ArraySlice<HTTPField>, keepingLength: Bool, to head: inout HTTPHeadBuffer
+    /// Writes the lines of `fields` but those the head writes itself.
+    static func writeFieldLines(
+        _ fields: UnsafeBufferPointer<HTTPField>, keepingLength: Bool, to head: inout HTTPHeadBuffer
     ) {
-        fields.withUnsafeBufferPointer { fields in
-            for index in fields.indices where !isWrittenByHead(fields[index].name, keepingLength: keepingLength) {
-                head.writeField(fields[index].name, fields[index].value)
-            }
+        for index in fields.indices where !isWrittenByHead(fields[index].name, keepingLength: keepingLength) {
+            head.writeField(fields[index].name, fields[index].value)
         }
     }
 
@@ -142,7 +135,7 @@ public enum HTTPSerializer {
             || isDate(name)
     }
 
-    private static func isDate(_ name: String) -> Bool { HTTPHeaders.equalsIgnoringCase(name, "date") }
+    static func isDate(_ name: String) -> Bool { HTTPHeaders.equalsIgnoringCase(name, "date") }
 
     /// The relayed lines the head writes itself (their framing ones are never written from them).
     private static let writtenByHead = HTTPFieldNames(

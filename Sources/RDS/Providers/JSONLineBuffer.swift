@@ -98,6 +98,12 @@ struct JSONLineBuffer {
         write(UInt8(ascii: "\""))
     }
 
+    /// `true` when ``writeString(_:)`` writes `text` as it is, between its quotes.
+    static func needsNoEscape(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { !holdsEscapedByte($0) }
+    }
+
     /// Writes `bytes` with quotes, backslashes and control characters escaped. Nearly every
     /// string has none, which is told eight bytes at a time and then copied whole.
     private mutating func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -114,14 +120,13 @@ struct JSONLineBuffer {
     }
 
     /// `true` when a byte of `bytes` is below 0x20, a quote or a backslash, tested a word at a
-    /// time: the last word overlaps the one before it, and fewer than eight bytes are tested in a
-    /// word of letters they are copied over.
+    /// time: the last word overlaps the one before it; fewer than eight bytes are tested one by one.
     private static func holdsEscapedByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
+        // Copying fewer than eight bytes into a word costs a `memcpy` call.
         guard raw.count >= 8 else {
-            var word: UInt64 = 0x6161_6161_6161_6161
-            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: raw) }
-            return holdsEscapedByte(word)
+            for byte in raw where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            return false
         }
         var offset = 0
         while offset < raw.count - 8 {

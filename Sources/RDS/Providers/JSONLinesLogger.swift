@@ -7,9 +7,10 @@ import Synchronization
     import Darwin
 #endif
 
-/// The second last written by ``JSONLinesLogger/appendTimestamp(_:to:)`` and its text up to the
+/// The second last written by ``JSONLinesLogger/writeTimestamp(_:to:)`` and its text up to the
 /// seconds (`YYYY-MM-DDTHH:MM:SS`): the calendar is worked out once per second, not per line.
-private let lastSecond = Mutex<(second: Double, text: [UInt8])>((.nan, []))
+/// The text is held in words, read out under the lock with no reference to count.
+private let lastSecond = Mutex<(second: Double, text: JSONLinesLogger.SecondText)>((.nan, (0, 0, 0)))
 
 /// A ``Logger`` that writes each event as one JSON object on one line (JSON Lines), by default to
 /// standard error through ``BufferedLineWriter/standardError`` (call ``flush()`` before exiting).
@@ -138,25 +139,29 @@ public struct JSONLinesLogger: Logger {
         let interval = raw.isFinite ? min(max(raw, yearOneToYear9999.lowerBound), yearOneToYear9999.upperBound) : 0
         let seconds = interval.rounded(.down)
         let milliseconds = min(999, max(0, Int(((interval - seconds) * 1_000).rounded(.down))))
-        let text =
+        var text =
             lastSecond.withLock { $0.second == seconds ? $0.text : nil } ?? {
                 let text = secondText(seconds)
                 lastSecond.withLock { $0 = (seconds, text) }
                 return text
             }()
-        text.withUnsafeBufferPointer { line.write($0) }
+        withUnsafeBytes(of: &text) { line.write(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<19])) }
         line.write(UInt8(ascii: "."))
         line.writeDigits(UInt(milliseconds), width: 3)
         line.write(UInt8(ascii: "Z"))
     }
 
+    /// The 19 bytes of `YYYY-MM-DDTHH:MM:SS`, in three words.
+    typealias SecondText = (UInt64, UInt64, UInt64)
+
     /// `YYYY-MM-DDTHH:MM:SS` of a whole second since 1970, in UTC.
-    private static func secondText(_ seconds: Double) -> [UInt8] {
+    private static func secondText(_ seconds: Double) -> SecondText {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return [UInt8](unsafeUninitializedCapacity: 19) { memory, initialized in
-            var text = JSONLineBuffer(writingAt: memory.baseAddress!)
+        var words: SecondText = (0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { memory in
+            var text = JSONLineBuffer(writingAt: memory.bindMemory(to: UInt8.self).baseAddress!)
             text.writeDigits(UInt(Int(parts.tm_year) + 1900), width: 4)
             text.write(UInt8(ascii: "-"))
             text.writeDigits(UInt(Int(parts.tm_mon) + 1), width: 2)
@@ -168,7 +173,7 @@ public struct JSONLinesLogger: Logger {
             text.writeDigits(UInt(Int(parts.tm_min)), width: 2)
             text.write(UInt8(ascii: ":"))
             text.writeDigits(UInt(Int(parts.tm_sec)), width: 2)
-            initialized = text.count
         }
+        return words
     }
 }

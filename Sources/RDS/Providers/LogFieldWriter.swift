@@ -43,6 +43,17 @@ public struct LogFieldWriter {
         line!.writeString(value)
     }
 
+    /// Writes the field `name` with a string value known to need no escape (ASCII letters, digits
+    /// and punctuation but `"` and `\`, as a validated request id): copied as it is, unchecked.
+    public mutating func write(_ name: PreparedLogName, verbatim value: String) {
+        assert(JSONLineBuffer.needsNoEscape(value), "a verbatim log value needs escaping")
+        guard fits(name.json.count + 2 + value.utf8.count) else { return collect(name.name, .string(value)) }
+        name.json.withUnsafeBufferPointer { line!.write($0) }
+        line!.write(UInt8(ascii: "\""))
+        line!.writeVerbatim(value)
+        line!.write(UInt8(ascii: "\""))
+    }
+
     /// Writes the field `name` with an integer value.
     public mutating func write(_ name: PreparedLogName, int value: Int) {
         guard fits(name.json.count + JSONLineBuffer.valueBound(.int(value))) else { return collect(name.name, .int(value)) }
