@@ -1,4 +1,4 @@
-import HTTP1
+@testable import HTTP1
 import Testing
 
 /// Headers carrying their wire form (``HTTPHeaders/withSerializedFields()``) must serialize to the
@@ -50,7 +50,8 @@ struct HTTPSerializedFieldsTests {
     }
 
     /// A response carrying the stored fields as ``HTTPResponse/storedHeaders`` and the added ones
-    /// in `headers` is written as one holding them all in `headers`, stored ones first.
+    /// in `headers` is written as one holding them all in `headers`, stored ones first; the
+    /// stored fields' wire form stays with them in ``HTTPResponse/allHeaders`` (a 206's fields).
     @Test(arguments: [HTTPMethod.get, .head])
     func head_IsTheSame_WithTheStoredFieldsApart(method: HTTPMethod) {
         let added: HTTPHeaders = ["Age": "3", "X-Cache": "HIT", "Date": "Tue, 08 Nov 1994 08:49:37 GMT"]
@@ -59,6 +60,7 @@ struct HTTPSerializedFieldsTests {
                 var apart = HTTPResponse(status: status, headers: added, bytes: body)
                 apart.storedHeaders = stored
                 #expect(apart.allHeaders == HTTPHeaders(stored.fields + added.fields))
+                #expect((apart.allHeaders.serialized != nil) == (stored.serialized != nil))
                 let together = HTTPResponse(status: status, headers: apart.allHeaders, bytes: body)
                 #expect(
                     HTTPSerializer.head(apart, requestMethod: method, keepAlive: true, date: Self.date)

@@ -12,16 +12,23 @@ extension GatewayMetrics {
         /// The cache was not used (not storable, or a forced reload).
         case bypass
 
-        /// The result named by an `X-Cache` value, in any letter case (`HIT` matched without
-        /// mapping, told apart by length first: a comparison of unequal strings costs more).
+        /// The result named by an `X-Cache` value, in any letter case.
         public init?(xCache value: String) {
+            guard let result = Self(exactXCache: value) ?? Self(rawValue: value.lowercased()) else { return nil }
+            self = result
+        }
+
+        /// The result named by an `X-Cache` value as the gateway writes it (`HIT`), matched
+        /// without mapping; `nil` for any other spelling. Told apart by length first: a
+        /// comparison of unequal strings costs several times one of equal strings.
+        init?(exactXCache value: String) {
             switch value.utf8.count {
             case 3 where value == "HIT": self = .hit
             case 4 where value == "MISS": self = .miss
             case 5 where value == "STALE": self = .stale
             case 6 where value == "BYPASS": self = .bypass
             case 11 where value == "REVALIDATED": self = .revalidated
-            default: self.init(rawValue: value.lowercased())
+            default: return nil
             }
         }
     }

@@ -179,17 +179,14 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         return answer
     }
 
-    /// The prepared `cache` field of an `X-Cache` value the gateway writes; `nil` for others
-    /// (written as they are). Told apart by length first: the values' lengths differ, and a
-    /// comparison of unequal strings costs several times one of equal strings.
-    private static func preparedCacheField(_ cache: String) -> PreparedLogField? {
-        switch cache.utf8.count {
-        case 3 where cache == "HIT": cacheLogFields.hit
-        case 4 where cache == "MISS": cacheLogFields.miss
-        case 5 where cache == "STALE": cacheLogFields.stale
-        case 6 where cache == "BYPASS": cacheLogFields.bypass
-        case 11 where cache == "REVALIDATED": cacheLogFields.revalidated
-        default: nil
+    /// The prepared `cache` field of the `X-Cache` value the gateway writes for `result`.
+    private static func preparedCacheField(_ result: GatewayMetrics.CacheResult) -> PreparedLogField {
+        switch result {
+        case .hit: cacheLogFields.hit
+        case .miss: cacheLogFields.miss
+        case .stale: cacheLogFields.stale
+        case .revalidated: cacheLogFields.revalidated
+        case .bypass: cacheLogFields.bypass
         }
     }
 
@@ -207,15 +204,18 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         let status = clientGone ? Self.clientClosedRequest : response.status
         let counted = instrumentedMethods.firstIndex { $0.method == requestMethod }
         let method = counted.map { instrumentedMethods[$0].method.rawValue } ?? "other"
-        let cacheResult = cache.flatMap(GatewayMetrics.CacheResult.init(xCache:))
+        // The value as the gateway writes it matched once, for the count and the log field; any
+        // other spelling counted without case and logged as it is.
+        let written = cache.flatMap(GatewayMetrics.CacheResult.init(exactXCache:))
+        let cacheResult = written ?? cache.flatMap { GatewayMetrics.CacheResult(rawValue: $0.lowercased()) }
         // A route's own recorder, resolved when it was built; others' series are found by label.
         let recorder =
             classification.recorder ?? metrics.recorder(route: classification.route, repository: classification.repository)
         recorder.record(method: method, status: status, nanoseconds: nanoseconds, cacheResult: cacheResult)
         // Sorted by name, as `Logger.log(_:_:writingFields:)` requires; the constant parts prepared.
         logger.log(status >= 500 ? .error : .info, "request") { fields in
-            if let field = cache.flatMap(Self.preparedCacheField) {
-                fields.write(field)
+            if let written {
+                fields.write(Self.preparedCacheField(written))
             } else if let cache {
                 fields.write(requestLogNames.cache, string: cache)
             }

@@ -116,9 +116,8 @@ enum RepositoryResponse {
         }
     }
 
-    /// `headers` but `Content-Type` (an answer without a body, RFC 9110 §8.3).
-    private static func withoutContentType(_ headers: HTTPHeaders) -> HTTPHeaders {
-        var headers = headers
+    /// `headers` but `Content-Type` (an answer without a body, RFC 9110 §8.3), removed in place.
+    private static func withoutContentType(_ headers: consuming HTTPHeaders) -> HTTPHeaders {
         headers.remove("Content-Type")
         return headers
     }

@@ -29,7 +29,7 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
             self.query = query
             self.headers = headers
             self.passedHeaders = passedHeaders
-            var hasher = repositoryHasher ?? Self.hasher(combining: repository)
+            var hasher = repositoryHasher ?? ResourceKey.hasher(combining: repository)
             hasher.combine(path)
             // Most keys have no query and no keyed fields: hashing even an empty string costs ~100
             // instructions, an empty dictionary a call and a hasher of its own. Equal keys have
@@ -38,19 +38,16 @@ public struct ResourceKey: Hashable, Sendable, CustomStringConvertible {
             if !headers.isEmpty { hasher.combine(headers) }
             identityHash = hasher.finalize()
         }
-
-        /// A hasher that has combined `repository`, as every key of that repository's hash begins.
-        static func hasher(combining repository: String) -> Hasher {
-            var hasher = Hasher()
-            hasher.combine(repository)
-            return hasher
-        }
     }
 
     /// A hasher that has combined `repository`: made once per route and handed to
     /// ``init(repository:path:normalizedQuery:lowercasedHeaders:passedHeaders:repositoryHasher:)``,
     /// so that a key's hash does not hash its repository's name again (~130 instructions a key).
-    static func hasher(combining repository: String) -> Hasher { Storage.hasher(combining: repository) }
+    static func hasher(combining repository: String) -> Hasher {
+        var hasher = Hasher()
+        hasher.combine(repository)
+        return hasher
+    }
 
     private let storage: Storage
 

@@ -25,10 +25,12 @@ public struct HTTPResponse: Sendable {
     }
 
     /// ``storedHeaders``' fields, then ``headers``' fields: every field the head carries but those
-    /// the server writes itself.
+    /// the server writes itself. The stored fields' wire form is kept (appending keeps it).
     public var allHeaders: HTTPHeaders {
-        guard let storedHeaders else { return headers }
-        return HTTPHeaders(storedHeaders.fields + headers.fields)
+        guard var all = storedHeaders else { return headers }
+        all.reserveCapacity(all.count + headers.count)
+        for field in headers { all.add(name: field.name, value: field.value) }
+        return all
     }
 
     /// `true` when ``storedHeaders`` or ``headers`` hold a field named `name` (without case).

@@ -3,10 +3,11 @@
 /// bodies, and requests for the client.
 ///
 /// Header order is deterministic: the status line, `Server`, `Date` (the first relayed line's when
-/// the response relays received field lines, else the handler's own when it sets one, e.g. a cache
+/// the response relays received field lines, else the first of the stored fields'
+/// (``HTTPResponse/storedHeaders``), else the handler's own when it sets one, e.g. a cache
 /// replaying the origin's), the relayed lines in their order (but their framing, `Connection`,
-/// `Server` and `Date` lines), the handler's other fields in their order (except their own
-/// `Server`), then the framing field and `Connection`. Field names that are not tokens are
+/// `Server` and `Date` lines), the stored fields in their order, the handler's other fields in
+/// their order (except their own `Server`), then the framing field and `Connection`. Field names that are not tokens are
 /// dropped and control bytes in values become spaces, so no handler can split a response.
 public enum HTTPSerializer {
     /// The `Server` field value.
