@@ -48,7 +48,7 @@ final class EventLoopTaskPool: @unchecked Sendable {
             return EventLoopTask(worker: worker)
         }
         let worker = Worker()
-        worker.task = Task(executorPreference: loop) { [self] in
+        worker.task = Task.detached(executorPreference: loop) { [self] in
             var next: Handoff? = Handoff(job: job)
             while let handoff = next {
                 await handoff.job()

@@ -46,6 +46,25 @@ struct EventLoopTaskPoolTests {
         }
     }
 
+    /// A value a test task binds, to see whether a job inherits it.
+    @TaskLocal static var marker: String?
+
+    /// A kept task serves unrelated jobs: it inherits no task-local value from the task that
+    /// started its first one (a request's context would otherwise outlive the request in it).
+    @Test func aJob_InheritsNoTaskLocalValue_FromTheTaskThatStartsIt() async throws {
+        let bench = try Bench(capacity: 2)
+        defer { bench.loop.stop() }
+        _ = await bench.onLoop { [bench] in
+            bench.pool.start(
+                { [bench] in
+                    Self.$marker.withValue("starter") {
+                        _ = bench.pool.start({ [bench] in bench.report.yield("inner \(Self.marker ?? "none")") }, on: bench.loop)
+                    }
+                }, on: bench.loop)
+        }
+        #expect(await bench.next(1) == ["inner none"])
+    }
+
     @Test func finishedTasks_WaitForTheNextJob_UpToTheCapacity() async throws {
         let bench = try Bench(capacity: 2)
         defer { bench.loop.stop() }
