@@ -105,11 +105,16 @@ enum RepositoryLevels: PeekableDatastore {
         }
     }
 
-    /// ``renewInPlace(_:for:)`` for a revalidation: the disk level skips its write when it wrote
-    /// the key's file lately (``FileDatastore/renewRevalidatedInPlace(_:for:)``).
+    /// ``renewInPlace(_:for:)`` for a revalidation: the disk level skips its write when the
+    /// renewal stays fresh for less than its interval or it wrote the key's file lately, unless
+    /// the renewal shortens the freshness of the entry memory holds
+    /// (``FileDatastore/renewRevalidatedInPlace(_:for:renewing:)``).
     func renewRevalidatedInPlace(_ entry: CacheEntry<Representation>, for key: ResourceKey) -> Bool {
         switch self {
-        case .disk(let levels): levels.renewInPlace(entry, for: key) { $0.renewRevalidatedInPlace(entry, for: key) }
+        case .disk(let levels):
+            levels.renewInPlace(entry, for: key) {
+                $0.renewRevalidatedInPlace(entry, for: key, renewing: levels.l1.peek(key)?.expiresAt)
+            }
         case .memory, .shared, .diskAndShared: renewInPlace(entry, for: key)
         }
     }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RDS
 
-/// A revalidation's renewal (``FileDatastore/renewRevalidatedInPlace(_:for:)``) of a file written
+/// A revalidation's renewal (``FileDatastore/renewRevalidatedInPlace(_:for:renewing:)``) of a file written
 /// less than ``FileDatastore/revalidationWriteInterval`` ago is not written; one of a file not
 /// written lately, or past the interval, is written as ``FileDatastore/renewInPlace(_:for:)`` writes it.
 @Suite(.timeLimit(.minutes(1)))
@@ -27,7 +27,7 @@ struct FileDatastoreRevalidationWriteTests {
         let (folder, clock, store) = try await Self.storeAfterASave()
         clock.advance(by: 59)
 
-        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 120), for: "k"))
+        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 120), for: "k", renewing: Self.entry(ttl: 60).expiresAt))
         #expect(store.renewals.count == 0)
         await store.finishWrites()
 
@@ -38,15 +38,15 @@ struct FileDatastoreRevalidationWriteTests {
     @Test func renewRevalidatedInPlace_WritesTheRenewal_OnceTheIntervalHasPassedSinceTheLastWrite() async throws {
         let (folder, clock, store) = try await Self.storeAfterASave()
         clock.advance(by: 30)
-        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 90), for: "k"))
+        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 90), for: "k", renewing: Self.entry(ttl: 60).expiresAt))
         clock.advance(by: 30)
 
-        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 120), for: "k"))
+        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 120), for: "k", renewing: Self.entry(ttl: 90).expiresAt))
         await store.finishWrites()
 
         #expect(try await Store(directory: folder.store).get("k") == Self.entry(ttl: 120))
         clock.advance(by: 59)
-        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 180), for: "k"))
+        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 180), for: "k", renewing: Self.entry(ttl: 120).expiresAt))
         await store.finishWrites()
         #expect(try await Store(directory: folder.store).get("k") == Self.entry(ttl: 120))
     }
@@ -64,7 +64,7 @@ struct FileDatastoreRevalidationWriteTests {
         try await Store(directory: folder.store, clock: clock).save(Self.entry(ttl: 10), for: "k")
         let store = try Store(directory: folder.store, revalidationWriteInterval: interval, clock: clock)
 
-        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: ttl), for: "k"))
+        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: ttl), for: "k", renewing: Self.entry(ttl: 10).expiresAt))
         await store.finishWrites()
 
         #expect(try await Store(directory: folder.store).get("k") == Self.entry(ttl: written ? ttl : 10))
@@ -83,9 +83,29 @@ struct FileDatastoreRevalidationWriteTests {
         let store =
             restarted ? try Store(directory: folder.store, revalidationWriteInterval: interval, clock: clock) : writer
 
-        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 120), for: "k"))
+        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: 120), for: "k", renewing: Self.entry(ttl: 60).expiresAt))
         await store.finishWrites()
 
         #expect(try await Store(directory: folder.store).get("k") == Self.entry(ttl: 120))
+    }
+
+    /// A renewal that shortens the freshness of the entry it renews (a 304 with a smaller
+    /// `max-age`), or of an entry the level in front does not hold, is written, whether it is
+    /// fresh only briefly or the file was written just now: the file never stays fresh longer
+    /// than the entry in front of it.
+    @Test(arguments: [(30.0, 3600.0 as TimeInterval?), (120.0, 3600.0), (30.0, nil), (120.0, nil)])
+    func renewRevalidatedInPlace_WritesARenewal_ThatShortensTheFreshness_OrOfAnEntryNotHeldInFront(
+        ttl: TimeInterval, previousTTL: TimeInterval?
+    ) async throws {
+        let folder = try Folder()
+        let clock = ManualClock()
+        let store = try Store(directory: folder.store, revalidationWriteInterval: 60, clock: clock)
+        try await store.save(Self.entry(ttl: 3600), for: "k")
+
+        let previousExpiry = previousTTL.map { Self.entry(ttl: $0).expiresAt }
+        #expect(store.renewRevalidatedInPlace(Self.entry(ttl: ttl), for: "k", renewing: previousExpiry))
+        await store.finishWrites()
+
+        #expect(try await Store(directory: folder.store).get("k") == Self.entry(ttl: ttl))
     }
 }

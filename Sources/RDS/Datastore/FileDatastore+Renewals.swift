@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Synchronization
 
@@ -33,7 +34,8 @@ extension FileDatastore {
 
     /// ``renewInPlace(_:for:)`` for a revalidation (`entry` renews the stored value of `key`, as
     /// a “not modified” answer does), which writes nothing, returning `true`, when the write
-    /// would buy little:
+    /// would buy little and `entry` stays fresh at least as long as the entry it renews
+    /// (`previousExpiry`):
     /// - the renewed entry stays fresh for less than ``revalidationWriteInterval``: a read of
     ///   this level after that long (a restart, or the memory level letting the entry go) would
     ///   revalidate it anyway, so a key with a short `max-age` is never rewritten for a 304;
@@ -43,11 +45,20 @@ extension FileDatastore {
     /// The file then keeps the same value, with the freshness, validators and header fields of
     /// its last write; the renewed entry lives in the memory level in front of this one. A read
     /// of this level may find it stale and revalidate it once more, and a stale copy served from
-    /// it under stale-if-error carries its last write's headers. A file of another value is
-    /// never left: every change of a value is a save or a renewal, both written.
-    public func renewRevalidatedInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool {
+    /// it under stale-if-error carries its last write's headers. A renewal that shortens the
+    /// freshness (a 304 with a smaller `max-age`), or of an entry the level in front does not
+    /// hold, is always written: the file never stays fresh longer than the entry in front of it.
+    /// A file of another value is never left: every change of a value is a save or a renewal.
+    /// - Parameter previousExpiry: When the entry `entry` renews stops being fresh, as the level
+    ///   in front of this one holds it; `nil` when it holds none.
+    public func renewRevalidatedInPlace(
+        _ entry: CacheEntry<Value>, for key: Key, renewing previousExpiry: Date?
+    ) -> Bool {
+        guard let previousExpiry, entry.expiresAt >= previousExpiry, revalidationWriteInterval > 0 else {
+            return renewInPlace(entry, for: key)
+        }
         let now = clock.now
-        if revalidationWriteInterval > 0, entry.timeToLive(at: now) < revalidationWriteInterval { return true }
+        if entry.timeToLive(at: now) < revalidationWriteInterval { return true }
         if let writtenAt = writtenLocations.writtenAt(of: key), now.timeIntervalSince(writtenAt) < revalidationWriteInterval {
             return true
         }

@@ -30,7 +30,8 @@ import Foundation
 ///   without waiting for the disk (``get(_:)``). A renewal (``renew(_:for:)``) is kept and
 ///   written later, in a batch with the others that came meanwhile; its caller does not wait.
 ///   A revalidation's renewal fresh for less than ``revalidationWriteInterval``, or of a file
-///   written less than that ago, is not written at all (``renewRevalidatedInPlace(_:for:)``).
+///   written less than that ago, is not written at all unless it shortens the freshness
+///   (``renewRevalidatedInPlace(_:for:renewing:)``).
 ///   Evictions and
 ///   ``deleteAll()`` run on one more queue and remove each file on its key's queue; re-measuring
 ///   a recreated folder runs there too, holding every key queue.
@@ -70,7 +71,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     /// missing by a read: at most 1,024, about 256 KiB.
     let writtenLocations = FileLocationCache<Key, Location>(capacity: 1_024)
     /// How long after a write of a key's file a revalidation's renewal of it is not written,
-    /// and the freshness below which one is never written (``renewRevalidatedInPlace(_:for:)``);
+    /// and the freshness below which one is never written (``renewRevalidatedInPlace(_:for:renewing:)``);
     /// 0 writes every one.
     public let revalidationWriteInterval: TimeInterval
     /// Tells when files are written, for ``revalidationWriteInterval``.
@@ -87,7 +88,7 @@ public final class FileDatastore<Key: Hashable & Sendable & DatastoreCodable, Va
     ///     makes every renewal a waited save.
     ///   - revalidationWriteInterval: How long after a write of a key's file a revalidation's
     ///     renewal of it is not written, and the freshness below which one is never written
-    ///     (``renewRevalidatedInPlace(_:for:)``); 0 writes every one.
+    ///     (``renewRevalidatedInPlace(_:for:renewing:)``); 0 writes every one.
     ///   - clock: Tells when files are written.
     /// - Throws: ``DatastoreError`` (`writeFailed`) when the folder cannot be created, `readFailed`
     ///   when it cannot be listed.

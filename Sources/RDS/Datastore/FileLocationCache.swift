@@ -6,7 +6,7 @@ import Synchronization
 /// saved after its miss, costs one table lookup instead of encoding it, hashing its bytes with
 /// SHA-256 and spelling out its path (a revalidated entry is renewed on disk as it expires, at most
 /// once per ``FileDatastore/revalidationWriteInterval``).
-/// Each holds when its key's file was last written (``FileDatastore/renewRevalidatedInPlace(_:for:)``
+/// Each holds when its key's file was last written (``FileDatastore/renewRevalidatedInPlace(_:for:renewing:)``
 /// skips a write soon after).
 ///
 /// Bounded: holding ``capacity`` keys, the next new one starts the table over (a location is a

@@ -25,8 +25,10 @@ public protocol PeekableDatastore<Key, Value>: Datastore {
 
     /// ``renewInPlace(_:for:)`` for a revalidation: `entry` renews the stored entry of `key` (a
     /// “not modified” answer: the same value with new freshness, validators or header fields),
-    /// never a first entry. A level behind memory may then skip its write when it wrote the key
-    /// lately (``FileDatastore/renewRevalidatedInPlace(_:for:)``). By default, ``renewInPlace(_:for:)``.
+    /// never a first entry. A level behind memory may then skip its write when the renewal stays
+    /// fresh only briefly or it wrote the key lately, never when the renewal shortens the
+    /// freshness (``FileDatastore/renewRevalidatedInPlace(_:for:renewing:)``). By default,
+    /// ``renewInPlace(_:for:)``.
     func renewRevalidatedInPlace(_ entry: CacheEntry<Value>, for key: Key) -> Bool
 }
 
