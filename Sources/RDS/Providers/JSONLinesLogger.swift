@@ -145,7 +145,7 @@ public struct JSONLinesLogger: Logger {
                 lastSecond.withLock { $0 = (seconds, text) }
                 return text
             }()
-        withUnsafeBytes(of: &text) { line.write(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<19])) }
+        withUnsafeBytes(of: &text) { $0.withMemoryRebound(to: UInt8.self) { line.write(UnsafeBufferPointer(rebasing: $0[..<19])) } }
         line.write(UInt8(ascii: "."))
         line.writeDigits(UInt(milliseconds), width: 3)
         line.write(UInt8(ascii: "Z"))
@@ -160,8 +160,8 @@ public struct JSONLinesLogger: Logger {
         var parts = tm()
         gmtime_r(&time, &parts)
         var words: SecondText = (0, 0, 0)
-        withUnsafeMutableBytes(of: &words) { memory in
-            var text = JSONLineBuffer(writingAt: memory.bindMemory(to: UInt8.self).baseAddress!)
+        withUnsafeMutableBytes(of: &words) { $0.withMemoryRebound(to: UInt8.self) { memory in
+            var text = JSONLineBuffer(writingAt: memory.baseAddress!)
             text.writeDigits(UInt(Int(parts.tm_year) + 1900), width: 4)
             text.write(UInt8(ascii: "-"))
             text.writeDigits(UInt(Int(parts.tm_mon) + 1), width: 2)
@@ -173,7 +173,7 @@ public struct JSONLinesLogger: Logger {
             text.writeDigits(UInt(Int(parts.tm_min)), width: 2)
             text.write(UInt8(ascii: ":"))
             text.writeDigits(UInt(Int(parts.tm_sec)), width: 2)
-        }
+        } }
         return words
     }
 }
