@@ -207,7 +207,7 @@ public struct InstrumentedHandler<Inner: HTTPHandler>: HTTPHandler {
         // The value as the gateway writes it matched once, for the count and the log field; any
         // other spelling counted without case and logged as it is.
         let written = cache.flatMap(GatewayMetrics.CacheResult.init(exactXCache:))
-        let cacheResult = written ?? cache.flatMap { GatewayMetrics.CacheResult(rawValue: $0.lowercased()) }
+        let cacheResult = written ?? cache.flatMap(GatewayMetrics.CacheResult.init(xCache:))
         // A route's own recorder, resolved when it was built; others' series are found by label.
         let recorder =
             classification.recorder ?? metrics.recorder(route: classification.route, repository: classification.repository)
