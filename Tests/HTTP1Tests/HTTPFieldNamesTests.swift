@@ -30,4 +30,11 @@ struct HTTPFieldNamesTests {
         ]
         for name in others { #expect(!Self.contains(name), "\(name)") }
     }
+
+    @Test func adding_MatchesTheSetsNamesAndTheAddedOnes_AndLeavesTheSetAsItWas() {
+        let added = Self.names.adding(["Keep-Alive", "b"])
+        for name in ["a", "connection", Self.long, "keep-alive", "B"] { #expect(added.contains(name), "\(name)") }
+        for name in ["Content-Length", "c", "Keep-Alivf"] { #expect(!added.contains(name), "\(name)") }
+        #expect(!Self.names.contains("Keep-Alive") && !Self.names.contains("b"))
+    }
 }

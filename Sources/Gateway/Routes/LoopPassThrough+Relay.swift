@@ -23,7 +23,7 @@ extension LoopPassThrough {
         // The answer's `headers` are its framing fields, `Connection` among them: the fields it
         // names (seldom any) are dropped too.
         let named = Representation.namedInConnection(answer.headers)
-        let dropped = named.isEmpty ? unrelayedFieldNames : HTTPFieldNames(unrelayedNames + named)
+        let dropped = named.isEmpty ? unrelayedFieldNames : unrelayedFieldNames.adding(named)
         let (lines, deciding) = received.splitting(dropping: dropped, picking: storabilityFieldNames)
         // Not storable, as today's exchange reads it, told from the only fields that can tell.
         guard

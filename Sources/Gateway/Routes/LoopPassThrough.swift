@@ -41,8 +41,6 @@ final class LoopPassThrough: Sendable {
     /// The fields a relayed answer's lines drop (``relayed(_:receipt:forwarded:for:)``) besides those
     /// its `Connection` names: the hop-by-hop ones, the targeted one, the route's hidden one and
     /// those today's response replaces.
-    let unrelayedNames: [String]
-    /// ``unrelayedNames`` as a set.
     let unrelayedFieldNames: HTTPFieldNames
     /// The fields that tell whether an answer may be stored (``HTTPCaching/FreshnessPolicy/storabilityFieldNames``).
     let storabilityFieldNames: HTTPFieldNames
@@ -73,10 +71,9 @@ final class LoopPassThrough: Sendable {
         let settings = route.settings
         storabilityFieldNames = HTTPFieldNames(service.policy.storabilityFieldNames)
         let routeOwn = [settings.hiddenTagField, settings.downstreamCacheControl.map { _ in "Cache-Control" }]
-        unrelayedNames =
+        unrelayedFieldNames = HTTPFieldNames(
             Representation.hopByHopHeaderNames + RepositoryResponse.replacedFieldNames + [service.policy.targetedField]
-            + routeOwn.compactMap { $0 }
-        unrelayedFieldNames = HTTPFieldNames(unrelayedNames)
+                + routeOwn.compactMap { $0 })
     }
 
     /// Where `request` for `key` (marked hit-for-pass) goes when it qualifies, and through which

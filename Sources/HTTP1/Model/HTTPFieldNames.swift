@@ -4,30 +4,33 @@
 /// last letters, so that most names are compared with none of the set's.
 public struct HTTPFieldNames: Sendable {
     /// The names' bytes, one after another.
-    private let bytes: [UInt8]
+    private var bytes: [UInt8] = []
     /// Where each name lies in `bytes`.
-    private let names: [Range<Int>]
+    private var names: [Range<Int>] = []
     /// Bit `n` set for each name `n` bytes long (bit 0 for those of 64 bytes or more).
-    private let lengths: UInt64
+    private var lengths: UInt64 = 0
     /// Bit ``signature(_:)`` set for each name.
-    private let signatures: UInt64
+    private var signatures: UInt64 = 0
 
     /// The set of `names`.
     public init(_ names: [String]) {
-        var bytes: [UInt8] = []
-        var ranges: [Range<Int>] = []
-        var (lengths, signatures): (UInt64, UInt64) = (0, 0)
-        for name in names {
-            let start = bytes.count
-            bytes += name.utf8
-            ranges.append(start..<bytes.count)
-            lengths |= Self.lengthBit(bytes.count - start)
-            signatures |= bytes[start...].withUnsafeBytes(Self.signature)
-        }
-        self.bytes = bytes
-        self.names = ranges
-        self.lengths = lengths
-        self.signatures = signatures
+        for name in names { insert(name) }
+    }
+
+    /// This set with `names` too.
+    public func adding(_ names: [String]) -> HTTPFieldNames {
+        var set = self
+        for name in names { set.insert(name) }
+        return set
+    }
+
+    /// Adds `name` to the set.
+    private mutating func insert(_ name: String) {
+        let start = bytes.count
+        bytes += name.utf8
+        names.append(start..<bytes.count)
+        lengths |= Self.lengthBit(bytes.count - start)
+        signatures |= bytes[start...].withUnsafeBytes(Self.signature)
     }
 
     /// `true` when `name` is one of the set's (without case). Its length is tested where it is
